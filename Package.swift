@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "TileLayerServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tilelayer", targets: ["tilelayer"]),
+        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // Pure Web Mercator tile and camera geometry.
+        .target(name: "TileGeometry"),
+        // POSIX sockets, no HTTP.
+        .target(name: "Sockets"),
+        // HTTP/1.1 over Sockets and Dispatch; knows no tiles.
+        .target(
+            name: "TileHTTP",
+            dependencies: ["Sockets", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Tile provider protocols and the sources.
+        .target(
+            name: "TileProviders",
+            dependencies: ["TileGeometry", .product(name: "Logging", package: "swift-log")]
+        ),
+        // App glue: configuration, routes, layers, the tile service.
+        .target(
+            name: "TileServer",
+            dependencies: [
+                "TileGeometry", "TileProviders", "TileHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The command line.
+        .target(
+            name: "TileLayerCLI",
+            dependencies: [
+                "TileServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
+        .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"]),
+        .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets"]),
+        .testTarget(
+            name: "TileServerTests",
+            dependencies: ["TileServer", "TileHTTP", "TileProviders", "TileGeometry", "Sockets"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

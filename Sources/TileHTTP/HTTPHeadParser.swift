@@ -1,0 +1,103 @@
+/// Parses one complete header section (request line and fields) into an `HTTPRequest`.
+enum HTTPHeadParser {
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+    private static let colon = UInt8(ascii: ":")
+    private static let cr = UInt8(ascii: "\r")
+
+    /// Parses `head`, which ends with the empty line.
+    static func parse(_ head: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPRequest {
+        var lines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            line.last == cr ? line.dropLast() : line
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let requestLine = lines.first else { throw .malformedRequestLine }
+        let (method, target, version) = try parseRequestLine(requestLine)
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            let (name, value) = try parseField(line)
+            headers.add(HTTPHeaderName(name), value)
+        }
+        // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
+        if version == .http1_1 && headers.values(.host).count != 1 { throw .missingOrDuplicateHost }
+        let parsedTarget = try HTTPRequestTarget(parsing: target)
+        return HTTPRequest(method: HTTPMethod(method), target: target, pathSegments: parsedTarget.pathSegments,
+                           query: parsedTarget.query, version: version, headers: headers)
+    }
+
+    private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError)
+        -> (String, String, HTTPVersion)
+    {
+        let parts = line.split(separator: space, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
+              parts[0].allSatisfy(isTokenByte) else { throw .malformedRequestLine }
+        // The target: visible ASCII only (RFC 3986 has no raw spaces, controls or non-ASCII).
+        guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .malformedTarget(reason: "raw control, space or non-ASCII byte in the target")
+        }
+        let version: HTTPVersion
+        switch Array(parts[2]) {
+        case Array("HTTP/1.1".utf8): version = .http1_1
+        case Array("HTTP/1.0".utf8): version = .http1_0
+        case let other where isVersionShaped(other): throw .unsupportedVersion
+        default: throw .malformedRequestLine
+        }
+        return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), version)
+    }
+
+    /// "HTTP/d.d": a well-formed version we do not speak (505), as opposed to garbage (400).
+    private static func isVersionShaped(_ bytes: [UInt8]) -> Bool {
+        let digit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        return bytes.count == 8 && bytes.starts(with: "HTTP/".utf8) && digit(bytes[5])
+            && bytes[6] == UInt8(ascii: ".") && digit(bytes[7])
+    }
+
+    private static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
+        // RFC 9112 §5.2: obsolete line folding is rejected.
+        guard let first = line.first, first != space, first != tab,
+              let colonIndex = line.firstIndex(of: colon) else { throw .malformedHeader }
+        let name = line[line.startIndex ..< colonIndex]
+        // RFC 9112 §5.1: no whitespace between the field name and the colon.
+        guard !name.isEmpty, name.allSatisfy(isTokenByte) else { throw .malformedHeader }
+        var value = line[(colonIndex + 1)...]
+        while let f = value.first, f == space || f == tab { value.removeFirst() }
+        while let l = value.last, l == space || l == tab { value.removeLast() }
+        guard value.allSatisfy({ $0 == tab || ($0 >= 0x20 && $0 != 0x7F) }) else { throw .malformedHeader }
+        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+
+    /// The body length the head announces (RFC 9112 §6.3).
+    static func bodyLength(of request: HTTPRequest, limit: Int) throws(HTTPParseError) -> Int {
+        let lengths = request.headers.values(.contentLength)
+        let hasTransferEncoding = request.headers[.transferEncoding] != nil
+        if hasTransferEncoding && !lengths.isEmpty { throw .contentLengthWithTransferEncoding }
+        if hasTransferEncoding { throw .unsupportedTransferEncoding }
+        guard !lengths.isEmpty else { return 0 }
+        var length: Int?
+        for item in lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            let digits = item.trimmingSpaces
+            guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(\.isASCIIDigit), let value = Int(digits)
+            else { throw .invalidContentLength }
+            if let length, length != value { throw .invalidContentLength }
+            length = value
+        }
+        let result = length ?? 0
+        if result > limit { throw .bodyTooLarge(limit: limit) }
+        return result
+    }
+
+    /// RFC 9110 §5.6.2 tchar.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,45 @@
+/// A header field name, compared case-insensitively (RFC 9110 §5.1).
+public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The name as it is sent.
+    public let rawValue: String
+    /// The lower-cased name, used for comparison.
+    public let canonical: String
+
+    /// A header name.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+        self.canonical = rawValue.lowercased()
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    public var description: String { rawValue }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.canonical == rhs.canonical }
+    public func hash(into hasher: inout Hasher) { hasher.combine(canonical) }
+
+    public static let accessControlAllowHeaders = HTTPHeaderName("Access-Control-Allow-Headers")
+    public static let accessControlAllowMethods = HTTPHeaderName("Access-Control-Allow-Methods")
+    public static let accessControlAllowOrigin = HTTPHeaderName("Access-Control-Allow-Origin")
+    public static let accessControlExposeHeaders = HTTPHeaderName("Access-Control-Expose-Headers")
+    public static let accessControlMaxAge = HTTPHeaderName("Access-Control-Max-Age")
+    public static let age = HTTPHeaderName("Age")
+    public static let allow = HTTPHeaderName("Allow")
+    public static let authorization = HTTPHeaderName("Authorization")
+    public static let cacheControl = HTTPHeaderName("Cache-Control")
+    public static let connection = HTTPHeaderName("Connection")
+    public static let contentLength = HTTPHeaderName("Content-Length")
+    public static let contentType = HTTPHeaderName("Content-Type")
+    public static let date = HTTPHeaderName("Date")
+    public static let eTag = HTTPHeaderName("ETag")
+    public static let host = HTTPHeaderName("Host")
+    public static let ifModifiedSince = HTTPHeaderName("If-Modified-Since")
+    public static let ifNoneMatch = HTTPHeaderName("If-None-Match")
+    public static let lastModified = HTTPHeaderName("Last-Modified")
+    public static let origin = HTTPHeaderName("Origin")
+    public static let retryAfter = HTTPHeaderName("Retry-After")
+    public static let transferEncoding = HTTPHeaderName("Transfer-Encoding")
+    public static let vary = HTTPHeaderName("Vary")
+}

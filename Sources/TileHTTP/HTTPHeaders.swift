@@ -1,0 +1,52 @@
+/// An ordered list of header fields; lookups are case-insensitive.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order of arrival (or of addition).
+    public private(set) var fields: [(name: HTTPHeaderName, value: String)]
+
+    /// An empty list.
+    public init() {
+        fields = []
+    }
+
+    public init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of `name`, if any.
+    public subscript(_ name: HTTPHeaderName) -> String? {
+        fields.first { $0.name == name }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: HTTPHeaderName) -> [String] {
+        fields.filter { $0.name == name }.map(\.value)
+    }
+
+    /// Appends a field (duplicates allowed).
+    public mutating func add(_ name: HTTPHeaderName, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field of `name` with one value.
+    public mutating func set(_ name: HTTPHeaderName, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every field of `name`.
+    public mutating func remove(_ name: HTTPHeaderName) {
+        fields.removeAll { $0.name == name }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[(name: HTTPHeaderName, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}

@@ -1,0 +1,81 @@
+/// A parsed request: method, target (decoded path segments and raw query), version, headers, body.
+public struct HTTPRequest: Sendable, Equatable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The request target exactly as sent (for logs).
+    public var target: String
+    /// The path, percent-decoded, split on "/" (a leading slash gives no empty first segment).
+    /// "/" gives `[]`; "/a/b.png" gives `["a", "b.png"]`.
+    public var pathSegments: [String]
+    /// The raw query string (after "?", not decoded), or nil.
+    public var query: String?
+    /// The protocol version.
+    public var version: HTTPVersion
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The body (empty for most requests).
+    public var body: [UInt8]
+
+    /// A request; `pathSegments` and `query` come from `target`'s path.
+    public init(
+        method: HTTPMethod, target: String, pathSegments: [String], query: String?,
+        version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.pathSegments = pathSegments
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Parses an origin-form `target` ("/a/b?c") the way the server does.
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders()) throws(HTTPParseError) {
+        let parsed = try HTTPRequestTarget(parsing: target)
+        self.init(method: method, target: target, pathSegments: parsed.pathSegments, query: parsed.query,
+                  headers: headers)
+    }
+
+    /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3).
+    public var keepAlive: Bool {
+        let tokens = headers.values(.connection).flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingSpaces.lowercased() }
+        switch version {
+        case .http1_1: return !tokens.contains("close")
+        case .http1_0: return tokens.contains("keep-alive")
+        }
+    }
+
+    /// The decoded query parameters in order (`+` is a space, per HTML forms).
+    public var queryItems: [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentDecoding.decodeQueryComponent(parts[0]) ?? String(parts[0])
+            let value = parts.count > 1 ? (PercentDecoding.decodeQueryComponent(parts[1]) ?? String(parts[1])) : ""
+            return (name: name, value: value)
+        }
+    }
+
+    /// The first value of query parameter `name`.
+    public func queryValue(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.method == rhs.method && lhs.target == rhs.target && lhs.pathSegments == rhs.pathSegments
+            && lhs.query == rhs.query && lhs.version == rhs.version && lhs.headers == rhs.headers
+            && lhs.body == rhs.body
+    }
+}
+
+extension Substring {
+    /// The substring without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
+        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+// Incremental HTTP/1.1 request parser (RFC 9112). Bytes may arrive in any split; the result
+// is the same whether the input comes whole, byte by byte or cut anywhere. Limits are checked
+// as bytes arrive, so an endless request line or header section never grows the buffer past them.
+
+/// Parses a stream of pipelined requests from bytes that arrive in pieces.
+public struct HTTPRequestParser: Sendable {
+    /// The limits enforced.
+    public let limits: HTTPParserLimits
+
+    private var buffer: [UInt8] = []
+    /// Start of the request being parsed.
+    private var start = 0
+    /// Where the search for the end of the header section resumes.
+    private var scanIndex = 0
+    /// A parsed head waiting for `remaining` body bytes.
+    private var pendingHead: (request: HTTPRequest, bodyLength: Int)?
+
+    private static let lf = UInt8(ascii: "\n")
+    private static let cr = UInt8(ascii: "\r")
+
+    /// A parser with the given limits.
+    public init(limits: HTTPParserLimits = HTTPParserLimits()) {
+        self.limits = limits
+    }
+
+    /// Whether bytes of an unfinished request are buffered (a stalled client is mid-request).
+    public var hasPartialRequest: Bool {
+        pendingHead != nil || buffer[start...].contains { $0 != Self.cr && $0 != Self.lf }
+    }
+
+    /// Appends received bytes.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Appends received bytes.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete request, nil when more bytes are needed.
+    public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
+        if pendingHead == nil {
+            guard let head = try parseHead() else { return nil }
+            pendingHead = head
+        }
+        guard let (request, bodyLength) = pendingHead, buffer.count - start >= bodyLength else { return nil }
+        var complete = request
+        if bodyLength > 0 { complete.body = Array(buffer[start ..< start + bodyLength]) }
+        start += bodyLength
+        scanIndex = start
+        pendingHead = nil
+        compact()
+        return complete
+    }
+
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 65536)
+            start = 0
+            scanIndex = 0
+        } else if start > 4096 && start > buffer.count / 2 {
+            buffer.removeFirst(start)
+            scanIndex -= start
+            start = 0
+        }
+    }
+
+    /// Finds and parses a complete header section, or checks the limits on a partial one.
+    private mutating func parseHead() throws(HTTPParseError) -> (request: HTTPRequest, bodyLength: Int)? {
+        // RFC 9112 §2.2: ignore empty lines received before the request line.
+        while start < buffer.count, buffer[start] == Self.cr || buffer[start] == Self.lf {
+            if buffer[start] == Self.cr && start + 1 >= buffer.count { return nil }
+            if buffer[start] == Self.cr && buffer[start + 1] != Self.lf { throw .malformedRequestLine }
+            start += buffer[start] == Self.cr ? 2 : 1
+        }
+        scanIndex = max(scanIndex, start)
+        let available = buffer.count - start
+        let lineEnd = buffer[start...].firstIndex(of: Self.lf)
+        let lineLength = (lineEnd ?? buffer.count) - start
+        if lineLength > limits.maxRequestLineBytes { throw .requestLineTooLong(limit: limits.maxRequestLineBytes) }
+        guard lineEnd != nil else {
+            if available > limits.maxHeaderBytes { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
+            return nil
+        }
+        guard let headEnd = findHeadEnd() else {
+            if available > limits.maxHeaderBytes { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
+            return nil
+        }
+        if headEnd - start > limits.maxHeaderBytes { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
+        let head = try HTTPHeadParser.parse(buffer[start ..< headEnd])
+        let bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
+        start = headEnd
+        scanIndex = headEnd
+        return (head, bodyLength)
+    }
+
+    /// The index just past the empty line that ends the header section, if it has arrived.
+    private mutating func findHeadEnd() -> Int? {
+        var index = scanIndex
+        while let lf = buffer[index...].firstIndex(of: Self.lf) {
+            // An empty line is LF followed by LF or CRLF.
+            if lf + 1 < buffer.count, buffer[lf + 1] == Self.lf { return lf + 2 }
+            if lf + 2 < buffer.count, buffer[lf + 1] == Self.cr, buffer[lf + 2] == Self.lf { return lf + 3 }
+            if lf + 2 >= buffer.count {
+                scanIndex = lf  // the terminator may still be arriving: rescan from this LF
+                return nil
+            }
+            index = lf + 1
+        }
+        scanIndex = max(start, buffer.count - 1)
+        return nil
+    }
+}

@@ -1,0 +1,49 @@
+/// The path and query of a request target, decoded and checked so that no segment can
+/// climb out of a folder: "." and ".." segments, encoded slashes and NUL bytes are refused.
+public struct HTTPRequestTarget: Sendable, Equatable {
+    /// Decoded path segments; "/" is `[]`. Empty segments ("//") are dropped.
+    public var pathSegments: [String]
+    /// The raw query (after "?"), or nil.
+    public var query: String?
+
+    /// Parses origin-form ("/a/b?q"), absolute-form ("http://host/a/b?q") or "*" (OPTIONS).
+    public init(parsing target: String) throws(HTTPParseError) {
+        var rest = Substring(target)
+        if rest == "*" {
+            pathSegments = []
+            query = nil
+            return
+        }
+        // RFC 9112 §3.2.2: a server must accept absolute-form; keep only its path and query.
+        if !rest.hasPrefix("/") {
+            let lower = rest.prefix(8).lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+                throw .malformedTarget(reason: "the path must start with /")
+            }
+            let afterScheme = rest.drop { $0 != "/" }.dropFirst(2)
+            rest = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
+            if rest.hasPrefix("?") { rest = "/" + rest }
+        }
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        var path = rest
+        query = nil
+        if let mark = rest.firstIndex(of: "?") {
+            path = rest[..<mark]
+            query = String(rest[rest.index(after: mark)...])
+        }
+        var segments: [String] = []
+        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = PercentDecoding.decode(raw) else {
+                throw .malformedTarget(reason: "invalid percent-encoding in \"\(raw)\"")
+            }
+            if decoded == "." || decoded == ".." {
+                throw .malformedTarget(reason: "dot segments (\".\" or \"..\") are not allowed")
+            }
+            if decoded.contains("/") || decoded.contains("\\") || decoded.utf8.contains(0) {
+                throw .malformedTarget(reason: "encoded slash, backslash or NUL in a path segment")
+            }
+            segments.append(decoded)
+        }
+        pathSegments = segments
+    }
+}

@@ -1,0 +1,26 @@
+/// A response: status, headers and body. The connection adds `Content-Length`, `Date` and
+/// `Connection`, and drops the body of a `HEAD` answer.
+public struct HTTPResponse: Sendable {
+    /// The status.
+    public var status: HTTPStatus
+    /// The header fields (without `Content-Length`, `Date`, `Connection`).
+    public var headers: HTTPHeaders
+    /// The body bytes (shared, not copied, when they come from a cache).
+    public var body: [UInt8]
+    /// Free text for the access log (a cache hit or miss, say); never sent.
+    public var note: String?
+
+    /// A response.
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A short plain-text answer; every error answer says what was wrong.
+    public static func text(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set(.contentType, "text/plain; charset=utf-8")
+        return HTTPResponse(status: status, headers: headers, body: Array((message + "\n").utf8))
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Dispatch
+import Logging
+import TileServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `tilelayer serve`: serve the configured layers over HTTP until SIGTERM/SIGINT.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the configured layers over HTTP (the default command).")
+
+    @Option(name: .shortAndLong, help: "Configuration file (YAML).")
+    var config = ConfigurationOptions.defaultPath
+
+    @Option(help: "Address to listen on (overrides server.host).")
+    var host: String?
+
+    @Option(help: "Port to listen on (overrides server.port).")
+    var port: Int?
+
+    func run() throws {
+        var configuration = try ConfigurationOptions.load(config)
+        if let host { configuration.server.host = host }
+        if let port { configuration.server.port = port }
+        let logger = ConfigurationOptions.bootstrapLogging(level: configuration.server.logLevel)
+        let runner: ServerRunner
+        let boundPort: Int
+        do {
+            runner = try ServerRunner(configuration: configuration, logger: logger)
+            boundPort = try runner.start()
+        } catch {
+            printError("tilelayer: \(error)")
+            throw ExitCode.failure
+        }
+        runner.installSignalHandlers { code in Glibc.exit(code) }
+        let shownHost = ["0.0.0.0", "::", ""].contains(configuration.server.host) ? "localhost" : configuration.server.host
+        logger.notice("tilelayer serving \(configuration.layers.count) layers at http://\(shownHost):\(boundPort)/",
+                      metadata: ["config": "\(config)"])
+        dispatchMain()
+    }
+}

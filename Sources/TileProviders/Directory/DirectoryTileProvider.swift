@@ -1,0 +1,26 @@
+import TileGeometry
+
+/// Tiles stored as files under a folder, located by a path template ("{z}/{x}/{y}.png").
+///
+/// The path is made only from the integers of the tile coordinate and the fixed template,
+/// so no request can name a file outside `root`.
+public struct DirectoryTileProvider: SyncTileProvider {
+    /// The folder (absolute path, no trailing slash).
+    public let root: String
+    /// The path template below `root`.
+    public let template: DirectoryPathTemplate
+
+    /// A provider over `root` with `template`.
+    public init(root: String, template: DirectoryPathTemplate = .default) {
+        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        self.template = template
+    }
+
+    public func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult {
+        let path = root + "/" + template.path(for: TileCoordinate(z: zoom, x: x, y: y))
+        switch try FileReader.read(path) {
+        case .contents(let data, let modified): return .tile(Tile(data: data, lastModified: modified))
+        case .missing: return .noTile
+        }
+    }
+}

@@ -1,0 +1,35 @@
+// TileProviders: where tiles come from. The Maps SDK's tile-layer model as Swift protocols:
+// a provider answers a tile, "no tile here" (permanent) or "not available now" (transient).
+
+import TileGeometry
+
+/// A tile's bytes as the source holds them, with what the source knows about them.
+public struct Tile: Sendable, Equatable {
+    /// The encoded image (PNG), byte-for-byte as stored.
+    public var data: [UInt8]
+    /// Modification time in seconds since 1970, where the source knows it.
+    public var lastModified: Int?
+
+    /// A tile.
+    public init(data: [UInt8], lastModified: Int? = nil) {
+        self.data = data
+        self.lastModified = lastModified
+    }
+}
+
+/// A provider's answer for one tile.
+public enum TileResult: Sendable, Equatable {
+    /// The tile.
+    case tile(Tile)
+    /// There is no tile here, now or later (the SDK's `kGMSTileLayerNoTile`): cacheable.
+    case noTile
+    /// Not available now, maybe later (the SDK's `nil`): never cached; retry after the seconds given.
+    case unavailable(retryAfter: Int)
+}
+
+/// A source that answers synchronously (the SDK's `GMSSyncTileLayer.tileFor(x:y:zoom:)`).
+/// It is called off the caller's thread and may block briefly on local I/O.
+public protocol SyncTileProvider: Sendable {
+    /// The tile at column `x`, row `y` (XYZ, from the north) of zoom `zoom`.
+    func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult
+}

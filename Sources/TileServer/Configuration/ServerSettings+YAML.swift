@@ -1,0 +1,44 @@
+extension ServerSettings {
+    init(node: ConfigNode) throws(ConfigurationError) {
+        self.init()
+        let keys = try node.mapping(allowed: [
+            "host", "port", "publicURL", "allowedHosts", "cors", "adminToken", "cache", "limits", "timeouts", "log",
+        ])
+        if let value = keys["host"] { host = try value.string() }
+        if let value = keys["port"] { port = try value.int(in: 0 ... 65535) }
+        if let value = keys["publicURL"] {
+            let url = try value.string()
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw value.error("must start with http:// or https:// (for example https://tiles.example.org)")
+            }
+            publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
+        if let value = keys["allowedHosts"] { allowedHosts = try value.strings().map { $0.lowercased() } }
+        if let value = keys["cors"] { cors = try value.string() }
+        if let value = keys["adminToken"] {
+            let token = try value.string()
+            adminToken = token.isEmpty ? nil : token
+        }
+        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes"]) {
+            if let value = cache["memoryBytes"] { cacheMemoryBytes = try value.int(in: 0 ... Int.max) }
+        }
+        if let limits = try keys["limits"]?.mapping(allowed: ["maxConnections", "requestLineBytes", "headerBytes"]) {
+            if let value = limits["maxConnections"] { maxConnections = try value.int(in: 1 ... 1_000_000) }
+            if let value = limits["requestLineBytes"] { requestLineBytes = try value.int(in: 256 ... 1 << 20) }
+            if let value = limits["headerBytes"] { headerBytes = try value.int(in: 1024 ... 1 << 24) }
+        }
+        if let timeouts = try keys["timeouts"]?.mapping(allowed: ["headerSeconds", "idleSeconds"]) {
+            if let value = timeouts["headerSeconds"] { headerSeconds = try value.double(in: 0.1 ... 3600) }
+            if let value = timeouts["idleSeconds"] { idleSeconds = try value.double(in: 0.1 ... 86400) }
+        }
+        if let log = try keys["log"]?.mapping(allowed: ["level", "access"]) {
+            if let value = log["level"] {
+                let level = try value.string()
+                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+                guard levels.contains(level) else { throw value.error("unknown level \"\(level)\" (one of \(levels.joined(separator: ", ")))") }
+                logLevel = level
+            }
+            if let value = log["access"] { accessLog = try value.bool() }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// The `server:` section of the configuration.
+public struct ServerSettings: Sendable, Equatable {
+    /// Address to bind.
+    public var host = "0.0.0.0"
+    /// Port to bind.
+    public var port = 8080
+    /// Base of absolute URLs in TileJSON ("https://tiles.example.org"), or nil.
+    public var publicURL: String?
+    /// Host header values trusted to form TileJSON URLs when `publicURL` is not set.
+    public var allowedHosts = ServerSettings.defaultAllowedHosts
+    /// `Access-Control-Allow-Origin` value; empty turns CORS off.
+    public var cors = "*"
+    /// Bearer token of the admin endpoints; nil turns them off.
+    public var adminToken: String?
+    /// Bytes of tiles kept in memory.
+    public var cacheMemoryBytes = 256 << 20
+    /// Connection limit.
+    public var maxConnections = 10_000
+    /// Request-line limit, bytes.
+    public var requestLineBytes = 8192
+    /// Header-section limit, bytes.
+    public var headerBytes = 32768
+    /// Header timeout, seconds.
+    public var headerSeconds = 10.0
+    /// Idle keep-alive timeout, seconds.
+    public var idleSeconds = 60.0
+    /// Log level: trace, debug, info, notice, warning, error, critical.
+    public var logLevel = "info"
+    /// Whether each request gets an access-log line.
+    public var accessLog = true
+
+    /// Host values trusted by default: the loopback names a local user types.
+    public static let defaultAllowedHosts = ["localhost", "127.0.0.1", "[::1]"]
+
+    /// The defaults.
+    public init() {}
+}

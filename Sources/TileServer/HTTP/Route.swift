@@ -1,0 +1,33 @@
+/// A tile request as named by its URL.
+public struct TileRoute: Sendable, Equatable {
+    /// The layer named in the path; nil for the default layer.
+    public var layer: String?
+    public var z: Int
+    public var x: Int
+    public var y: Int
+    /// 1 for 256 px, 2 for `@2x` (512 px).
+    public var scale: Int
+}
+
+/// What a request path names.
+public enum Route: Sendable, Equatable {
+    /// `/`: the front page.
+    case index
+    /// `/healthz`.
+    case health
+    /// `/index.json`: every layer's TileJSON.
+    case tileJSONIndex
+    /// `/{layer}.json`.
+    case tileJSON(layer: String)
+    /// `/{z}/{x}/{y}.png` and `/{layer}/{z}/{x}/{y}.png` (and `@2x`).
+    case tile(TileRoute)
+}
+
+/// The router's answer: a route, or why there is none.
+public enum RouteMatch: Sendable, Equatable {
+    case route(Route)
+    /// The path has the shape of a route but a bad value (400).
+    case badRequest(String)
+    /// Nothing lives at this path (404).
+    case notFound(String)
+}

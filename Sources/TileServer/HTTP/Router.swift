@@ -1,0 +1,63 @@
+/// Maps decoded path segments to a `Route`. Pure: no I/O, no layer lookups.
+public enum Router {
+    /// Longest decimal number accepted as a coordinate; longer ones are out of every range.
+    static let maxCoordinateDigits = 10
+
+    /// The route for `segments` (as `HTTPRequest.pathSegments`).
+    public static func match(_ segments: [String]) -> RouteMatch {
+        switch segments.count {
+        case 0:
+            return .route(.index)
+        case 1:
+            let name = segments[0]
+            if name == "healthz" { return .route(.health) }
+            if name == "index.json" { return .route(.tileJSONIndex) }
+            if name.hasSuffix(".json") {
+                let layer = String(name.dropLast(5))
+                if isLayerName(layer) { return .route(.tileJSON(layer: layer)) }
+            }
+            return .notFound("no such path")
+        case 3 where !startsWithLetter(segments[0]):
+            return tile(layer: nil, segments[0], segments[1], segments[2])
+        case 4 where isLayerName(segments[0]):
+            return tile(layer: segments[0], segments[1], segments[2], segments[3])
+        default:
+            return .notFound("no such path")
+        }
+    }
+
+    private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
+        let scale: Int
+        let yText: Substring
+        if yFile.hasSuffix("@2x.png") {
+            scale = 2
+            yText = yFile.dropLast(7)
+        } else if yFile.hasSuffix(".png") {
+            scale = 1
+            yText = yFile.dropLast(4)
+        } else {
+            return .notFound("tiles are served as .png")
+        }
+        var numbers: [Int] = []
+        for (name, text) in [("z", Substring(zText)), ("x", Substring(xText)), ("y", yText)] {
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                return .badRequest("\(name) \"\(text)\" is not a number")
+            }
+            guard text.count <= maxCoordinateDigits, let value = Int(text) else {
+                return .notFound("\(name) \(text) is out of range")
+            }
+            numbers.append(value)
+        }
+        return .route(.tile(TileRoute(layer: layer, z: numbers[0], x: numbers[1], y: numbers[2], scale: scale)))
+    }
+
+    private static func startsWithLetter(_ text: String) -> Bool {
+        guard let first = text.utf8.first else { return false }
+        return (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")) || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z"))
+    }
+
+    /// `[a-z][a-z0-9_-]*`.
+    static func isLayerName(_ text: String) -> Bool {
+        LayerSettings.isValidName(text)
+    }
+}

@@ -1,0 +1,18 @@
+/// What the service serves: settings and layers, frozen; a reload builds a new one.
+public struct ServiceState: Sendable {
+    /// The `server:` settings.
+    public let server: ServerSettings
+    /// The layers.
+    public let layers: LayerTable
+
+    /// A state.
+    public init(server: ServerSettings, layers: LayerTable) {
+        self.server = server
+        self.layers = layers
+    }
+
+    /// Builds the layers of `configuration`.
+    public init(configuration: Configuration) throws(ConfigurationError) {
+        self.init(server: configuration.server, layers: try LayerTable.build(from: configuration))
+    }
+}

@@ -1,0 +1,23 @@
+/// TileJSON 3.0.0 documents (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0).
+enum TileJSON {
+    static func document(for layer: Layer, baseURL: String) -> JSONValue {
+        let settings = layer.settings
+        let bounds = settings.bounds
+        let centerZoom = min(max(layer.minZoom, 2), layer.maxZoom)
+        var members: [(String, JSONValue)] = [
+            ("tilejson", .string("3.0.0")),
+            ("name", .string(settings.name)),
+            ("tiles", .array([.string("\(baseURL)/\(settings.name)/{z}/{x}/{y}.png")])),
+            ("scheme", .string("xyz")),
+            ("minzoom", .int(layer.minZoom)),
+            ("maxzoom", .int(layer.maxZoom)),
+            ("bounds", .array(bounds.array.map(JSONValue.number))),
+            ("center", .array([.number((bounds.west + bounds.east) / 2), .number((bounds.south + bounds.north) / 2),
+                               .int(centerZoom)])),
+            ("tileSize", .int(256)),
+        ]
+        if let attribution = settings.attribution { members.append(("attribution", .string(attribution))) }
+        if let description = settings.description { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import Logging
+import Sockets
+import TileHTTP
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds the service from a configuration, runs the HTTP server, and handles signals.
+///
+/// `@unchecked Sendable`: `signalSources` is written once, on the main queue, before any
+/// signal can arrive; everything else is immutable.
+public final class ServerRunner: @unchecked Sendable {
+    /// The HTTP server.
+    public let server: HTTPServer
+    /// The tile service it answers with.
+    public let service: TileService
+    private let logger: Logger
+    private var signalSources: [DispatchSourceSignal] = []
+
+    /// Seconds in-flight requests get to finish on SIGTERM/SIGINT.
+    public static let shutdownGracePeriod = 10.0
+
+    /// Builds every layer; a source that cannot work is a `ConfigurationError`.
+    public init(configuration: Configuration, logger: Logger) throws(ConfigurationError) {
+        let state = try ServiceState(configuration: configuration)
+        let settings = configuration.server
+        service = TileService(state: state, logger: logger)
+        let http = HTTPServerConfiguration(
+            host: settings.host, port: settings.port,
+            limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes),
+            maxConnections: settings.maxConnections, headerTimeout: settings.headerSeconds,
+            idleTimeout: settings.idleSeconds, accessLog: settings.accessLog)
+        server = HTTPServer(configuration: http, responder: service, logger: logger)
+        self.logger = logger
+    }
+
+    /// Binds and starts serving; returns the port.
+    @discardableResult
+    public func start() throws(SocketError) -> Int {
+        try server.start()
+    }
+
+    /// On SIGTERM or SIGINT: stop accepting, finish requests in flight, then call `exit` (0).
+    public func installSignalHandlers(exit: @escaping @Sendable (Int32) -> Void) {
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler { [self] in
+                logger.notice("shutting down: finishing requests in flight", metadata: ["signal": "\(signalNumber)"])
+                server.shutdown(gracePeriod: Self.shutdownGracePeriod) { [logger] in
+                    logger.notice("stopped")
+                    exit(0)
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+}

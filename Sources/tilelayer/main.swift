@@ -1,0 +1,3 @@
+import TileLayerCLI
+
+TileLayerCommand.main()
