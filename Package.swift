@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tilelayer", targets: ["tilelayer"]),
-        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry"]),
+        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCache"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,16 +23,25 @@ let package = Package(
             name: "TileHTTP",
             dependencies: ["Sockets", .product(name: "Logging", package: "swift-log")]
         ),
+        // System libraries (Debian: libpng-dev, libsqlite3-dev; zlib comes with libpng).
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libpng's setjmp/longjmp error handling, kept inside C.
+        .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+        // PNG codec and RGBA8 image operations.
+        .target(name: "TilePNG", dependencies: ["CPNGCodec"]),
+        // Generic byte-bounded cache, no HTTP.
+        .target(name: "TileCache"),
         // Tile provider protocols and the sources.
         .target(
             name: "TileProviders",
-            dependencies: ["TileGeometry", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TileGeometry", "TilePNG", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
         // App glue: configuration, routes, layers, the tile service.
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP",
+                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -49,6 +58,9 @@ let package = Package(
         .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"]),
         .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets"]),
+        .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
+        .testTarget(name: "TileCacheTests", dependencies: ["TileCache"]),
+        .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG"]),
         .testTarget(
             name: "TileServerTests",
             dependencies: ["TileServer", "TileHTTP", "TileProviders", "TileGeometry", "Sockets"]

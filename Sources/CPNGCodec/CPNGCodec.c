@@ -1,0 +1,2 @@
+#include "CPNGCodec.h"
+#include <png.h>

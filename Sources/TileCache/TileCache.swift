@@ -1,0 +1,1 @@
+// TileCache: a generic, byte-bounded cache that knows nothing of HTTP.
