@@ -12,6 +12,8 @@ public struct HTTPRequestParser: Sendable {
     private var start = 0
     /// Where the search for the end of the header section resumes.
     private var scanIndex = 0
+    /// The LF ending the current request line, once it has arrived.
+    private var requestLineEnd: Int?
     /// A parsed head waiting for `remaining` body bytes.
     private var pendingHead: (request: HTTPRequest, bodyLength: Int)?
 
@@ -76,10 +78,14 @@ public struct HTTPRequestParser: Sendable {
         }
         scanIndex = max(scanIndex, start)
         let available = buffer.count - start
-        let lineEnd = buffer[start...].firstIndex(of: Self.lf)
-        let lineLength = (lineEnd ?? buffer.count) - start
+        if requestLineEnd == nil {
+            // Resume the search where the last one stopped: byte-by-byte input stays linear.
+            requestLineEnd = buffer[scanIndex...].firstIndex(of: Self.lf)
+            scanIndex = requestLineEnd ?? buffer.count
+        }
+        let lineLength = (requestLineEnd ?? buffer.count) - start
         if lineLength > limits.maxRequestLineBytes { throw .requestLineTooLong(limit: limits.maxRequestLineBytes) }
-        guard lineEnd != nil else {
+        guard requestLineEnd != nil else {
             if available > limits.maxHeaderBytes { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
             return nil
         }
@@ -92,6 +98,7 @@ public struct HTTPRequestParser: Sendable {
         let bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
         start = headEnd
         scanIndex = headEnd
+        requestLineEnd = nil
         return (head, bodyLength)
     }
 

@@ -1,0 +1,41 @@
+import Testing
+@testable import TileServer
+
+@Suite struct RouterTests {
+    @Test(arguments: [
+        ([String](), Route.index),
+        (["healthz"], .health),
+        (["index.json"], .tileJSONIndex),
+        (["world.json"], .tileJSON(layer: "world")),
+        (["1", "2", "3.png"], .tile(TileRoute(layer: nil, z: 1, x: 2, y: 3, scale: 1))),
+        (["1", "2", "3@2x.png"], .tile(TileRoute(layer: nil, z: 1, x: 2, y: 3, scale: 2))),
+        (["world", "0", "0", "0.png"], .tile(TileRoute(layer: "world", z: 0, x: 0, y: 0, scale: 1))),
+        (["a-b_c9", "10", "1000", "5@2x.png"], .tile(TileRoute(layer: "a-b_c9", z: 10, x: 1000, y: 5, scale: 2))),
+    ])
+    func matchesRoutes(_ segments: [String], _ route: Route) {
+        #expect(Router.match(segments) == .route(route))
+    }
+
+    @Test(arguments: [
+        ["a", "1", "2.png"], ["x", "y"], ["World", "1", "2", "3.png"], ["0", "0", "0.jpg"], ["1", "2", "3", "4", "5.png"],
+        ["9ab.json"], ["0", "0", "0", "0.png"], ["1", "2", "99999999999.png"],
+    ])
+    func unknownPathsAreNotFound(_ segments: [String]) {
+        guard case .notFound = Router.match(segments) else {
+            Issue.record("expected notFound for \(segments)")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        ["1", "x", "3.png"], ["1", "2", "y.png"], ["-1", "0", "0.png"], ["1", "2", ".png"],
+        ["world", "1", "-2", "3.png"], ["world", "1", "2", "3x.png"], ["1", "2", "3 .png"],
+    ])
+    func nonNumbersAreBadRequests(_ segments: [String]) {
+        guard case .badRequest(let reason) = Router.match(segments) else {
+            Issue.record("expected badRequest for \(segments), got \(Router.match(segments))")
+            return
+        }
+        #expect(reason.contains("is not a number"))
+    }
+}
