@@ -81,7 +81,7 @@ final class RawHTTPClient {
     }
 
     /// One GET (or other method) and its response.
-    func request(_ method: String = "GET", _ path: String, headers: [String] = []) -> RawResponse? {
+    func request(_ path: String, method: String = "GET", headers: [String] = []) -> RawResponse? {
         send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
         return readResponse(head: method == "HEAD")
     }

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import TileHTTP
+@testable import TileServer
+
+/// The real server on a loopback port, spoken to with raw bytes.
+@Suite(.timeLimit(.minutes(1))) struct LiveServerTests {
+    let folder = TemporaryFolder()
+
+    private func withServer(
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+        _ body: (Int) async throws -> Void
+    ) async throws {
+        let live = try LiveServer(responder: try Fixtures.service(folder: folder), configure: configure)
+        try await body(live.port)
+        await live.stop()
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            for (z, x, y) in [(0, 0, 0), (1, 1, 0), (2, 3, 3)] {
+                let response = try #require(client.request("/\(z)/\(x)/\(y).png"))
+                #expect(response.status == 200)
+                #expect(response.body == Fixtures.worldTile(z, x, y))
+                #expect(response.header("Content-Length") == String(response.body.count))
+                #expect(response.header("Connection") == nil)
+            }
+        }
+    }
+
+    @Test func pipelinedResponsesComeBackInOrder() async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            let paths = ["/1/0/0.png", "/healthz", "/1/1/1.png", "/nope", "/1/0/1.png"]
+            client.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+            let responses = paths.compactMap { _ in client.readResponse() }
+            #expect(responses.map(\.status) == [200, 200, 200, 404, 200])
+            #expect(responses[0].body == Fixtures.worldTile(1, 0, 0))
+            #expect(responses[1].text == "ok\n")
+            #expect(responses[2].body == Fixtures.worldTile(1, 1, 1))
+            #expect(responses[4].body == Fixtures.worldTile(1, 0, 1))
+        }
+    }
+
+    @Test func http10ClosesUnlessKeepAliveIsAsked() async throws {
+        try await withServer { port in
+            let plain = try RawHTTPClient(port: port)
+            plain.send("GET /healthz HTTP/1.0\r\n\r\n")
+            let response = try #require(plain.readResponse())
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "close")
+            #expect(plain.isClosedByPeer())
+
+            let keep = try RawHTTPClient(port: port)
+            keep.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(keep.readResponse()?.header("Connection") == "keep-alive")
+            keep.send("GET /healthz HTTP/1.0\r\n\r\n")
+            #expect(keep.readResponse()?.status == 200)
+        }
+    }
+
+    @Test func connectionCloseIsHonoured() async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            let response = try #require(client.request("/healthz", headers: ["Connection: close"]))
+            #expect(response.header("Connection") == "close")
+            #expect(client.isClosedByPeer())
+        }
+    }
+
+    @Test func headHasGETHeadersAndNoBody() async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            // HEAD then GET pipelined: if HEAD sent a body, the GET's status line would be garbage.
+            client.send("HEAD /2/1/1.png HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try #require(client.readResponse(head: true))
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == String(Fixtures.worldTile(2, 1, 1).count))
+            #expect(head.header("ETag") != nil)
+            let next = try #require(client.readResponse())
+            #expect(next.status == 200)
+            #expect(next.text == "ok\n")
+        }
+    }
+
+    @Test func notModifiedHasNoBody() async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            let first = try #require(client.request("/0/0/0.png"))
+            let etag = try #require(first.header("ETag"))
+            client.send("GET /0/0/0.png HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let second = try #require(client.readResponse())
+            #expect(second.status == 304)
+            #expect(second.header("ETag") == etag)
+            #expect(second.header("Content-Length") == nil)
+            #expect(client.readResponse()?.text == "ok\n")
+        }
+    }
+
+    @Test(arguments: [
+        ("GET /../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GET /world/%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GET /world%2f..%2f..%2fetc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GET /0/0/0.png%00 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GARBAGE\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\n\r\n", 400),
+        ("GET / HTTP/3.0\r\nHost: x\r\n\r\n", 505),
+        ("DELETE /0/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+        ("GET /nope/0/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n", 404),
+        ("GET /0/0/x.png HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    ])
+    func badRequestsGetClearAnswers(_ raw: String, _ status: Int) async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            client.send(raw)
+            let response = try #require(client.readResponse())
+            #expect(response.status == status)
+            #expect(!response.text.isEmpty)
+            if status == 405 { #expect(response.header("Allow") == "GET, HEAD, OPTIONS") }
+        }
+    }
+
+    @Test func oversizedRequestLineAndHeadersGet414And431() async throws {
+        try await withServer { port in
+            let long = try RawHTTPClient(port: port)
+            long.send("GET /" + String(repeating: "a", count: 10000) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+            let uri = try #require(long.readResponse())
+            #expect(uri.status == 414)
+            #expect(uri.text.contains("8192"))
+
+            let big = try RawHTTPClient(port: port)
+            big.send("GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Pad: \(String(repeating: "p", count: 1000))\r\n", count: 40) + "\r\n")
+            let headers = try #require(big.readResponse())
+            #expect(headers.status == 431)
+            #expect(big.isClosedByPeer())
+        }
+    }
+
+    @Test func stalledRequestGets408AndIsClosed() async throws {
+        try await withServer(configure: { $0.headerTimeout = 0.5 }) { port in
+            let slow = try RawHTTPClient(port: port)
+            slow.send("GET /0/0/0.png HTTP/1.1\r\nHo")
+            // A normal client is served meanwhile.
+            let other = try RawHTTPClient(port: port)
+            #expect(other.request("/healthz")?.status == 200)
+            let response = try #require(slow.readResponse())
+            #expect(response.status == 408)
+            #expect(slow.isClosedByPeer())
+        }
+    }
+
+    @Test func idleKeepAliveConnectionIsClosedQuietly() async throws {
+        try await withServer(configure: { $0.idleTimeout = 0.5 }) { port in
+            let client = try RawHTTPClient(port: port)
+            #expect(client.request("/healthz")?.status == 200)
+            #expect(client.isClosedByPeer())  // closed after ~0.5 s without a 408
+        }
+    }
+
+    @Test func connectionsBeyondTheLimitGet503() async throws {
+        try await withServer(configure: { $0.maxConnections = 2 }) { port in
+            let first = try RawHTTPClient(port: port)
+            let second = try RawHTTPClient(port: port)
+            #expect(first.request("/healthz")?.status == 200)
+            #expect(second.request("/healthz")?.status == 200)
+            let third = try RawHTTPClient(port: port)
+            let refused = try #require(third.readResponse())
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") != nil)
+            #expect(first.request("/healthz")?.status == 200)
+        }
+    }
+
+    @Test func shutdownClosesIdleConnectionsAndStopsAccepting() async throws {
+        let live = try LiveServer(responder: try Fixtures.service(folder: folder))
+        let client = try RawHTTPClient(port: live.port)
+        #expect(client.request("/healthz")?.status == 200)
+        await live.stop()
+        #expect(client.isClosedByPeer())
+        #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: live.port).request("/healthz").map { $0 }! }
+    }
+}
