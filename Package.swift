@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
     ],
     targets: [
         // Pure Web Mercator tile and camera geometry.
@@ -35,7 +36,11 @@ let package = Package(
         // Tile provider protocols and the sources.
         .target(
             name: "TileProviders",
-            dependencies: ["TileGeometry", "TilePNG", "CSQLite", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "TileGeometry", "TilePNG", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         // App glue: configuration, routes, layers, the tile service.
         .target(

@@ -27,9 +27,26 @@ public enum TileResult: Sendable, Equatable {
     case unavailable(retryAfter: Int)
 }
 
-/// A source that answers synchronously (the SDK's `GMSSyncTileLayer.tileFor(x:y:zoom:)`).
-/// It is called off the caller's thread and may block briefly on local I/O.
+/// A source that answers synchronously (the SDK's `GMSSyncTileLayer.tileFor(x:y:zoom:)`):
+/// local files, a database, generated images. The server calls it on a Dispatch thread,
+/// never on the Swift-concurrency pool, so it may block briefly on local I/O.
 public protocol SyncTileProvider: Sendable {
     /// The tile at column `x`, row `y` (XYZ, from the north) of zoom `zoom`.
     func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult
+
+    /// The tile for `request`, variables included. The default calls `tileFor(x:y:zoom:)`.
+    func tile(for request: TileRequest) throws(TileProviderError) -> TileResult
+}
+
+extension SyncTileProvider {
+    public func tile(for request: TileRequest) throws(TileProviderError) -> TileResult {
+        try tileFor(x: request.tile.x, y: request.tile.y, zoom: request.tile.z)
+    }
+}
+
+/// A source that answers asynchronously (the SDK's `GMSTileLayer.requestTileFor(x:y:zoom:receiver:)`,
+/// with `async` in place of the receiver): upstream servers, composites.
+public protocol AsyncTileProvider: Sendable {
+    /// The tile for `request` (its coordinate and the layer's variables from the query string).
+    func requestTile(_ request: TileRequest) async throws(TileProviderError) -> TileResult
 }

@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+
+/// The URL-constructor resolver (the SDK's `GMSURLTileLayer`): a URL per tile, from a template
+/// or a closure, fetched from `http(s)://` upstreams or read from `file://` paths.
+///
+/// Upstream 200 → the tile (must be a PNG, else 502); 404/204 → no tile; 5xx, 429, a timeout,
+/// a refused or reset connection → not available now. A nil URL is "no tile".
+///
+/// `@unchecked Sendable`: every stored property is immutable; `HTTPClient` is thread-safe.
+public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
+    private let resolve: @Sendable (TileRequest) -> String?
+    private let settings: UpstreamSettings
+    private let client: HTTPClient
+    private let logger: Logger
+
+    /// A provider over a parsed template.
+    public convenience init(template: URLTemplate, settings: UpstreamSettings = UpstreamSettings(), logger: Logger) {
+        self.init(settings: settings, logger: logger) { template.url(for: $0) }
+    }
+
+    /// A provider over a URL constructor, exactly like `GMSURLTileLayer(urlConstructor:)`:
+    /// return the tile's URL, or nil for "no tile here".
+    public convenience init(
+        urlConstructor: @escaping @Sendable (_ x: Int, _ y: Int, _ zoom: Int) -> URL?,
+        settings: UpstreamSettings = UpstreamSettings(), logger: Logger
+    ) {
+        self.init(settings: settings, logger: logger) { request in
+            urlConstructor(request.tile.x, request.tile.y, request.tile.z)?.absoluteString
+        }
+    }
+
+    private init(settings: UpstreamSettings, logger: Logger, resolve: @escaping @Sendable (TileRequest) -> String?) {
+        self.resolve = resolve
+        self.settings = settings
+        self.logger = logger
+        var configuration = HTTPClient.Configuration(
+            timeout: .init(connect: .milliseconds(Int64(settings.connectTimeout * 1000))),
+            connectionPool: .init(idleTimeout: .seconds(60),
+                                  concurrentHTTP1ConnectionsPerHostSoftLimit: settings.maxConcurrency))
+        configuration.decompression = .enabled(limit: .ratio(20))
+        configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    deinit {
+        client.shutdown { _ in }
+    }
+
+    public func requestTile(_ request: TileRequest) async throws(TileProviderError) -> TileResult {
+        guard let url = resolve(request) else { return .noTile }
+        if url.hasPrefix("file://") {
+            let path = String(url.dropFirst("file://".count))
+            switch try FileReader.read(path) {
+            case .contents(let data, let modified): return .tile(Tile(data: data, lastModified: modified))
+            case .missing: return .noTile
+            }
+        }
+        return try await fetch(url)
+    }
+
+    private func fetch(_ url: String) async throws(TileProviderError) -> TileResult {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "User-Agent", value: settings.userAgent)
+        for (name, value) in settings.headers { request.headers.add(name: name, value: value) }
+        let outcome: Result<(status: UInt, retryAfter: String?, body: [UInt8]), any Error>
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.totalTimeout * 1000)))
+            let body = try await response.body.collect(upTo: settings.maxBodyBytes)
+            outcome = .success((response.status.code, response.headers.first(name: "Retry-After"),
+                                Array(body.readableBytesView)))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .failure(let error):
+            logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
+            return .unavailable(retryAfter: settings.retryAfter)
+        case .success(let response):
+            switch response.status {
+            case 200:
+                // The upstream's Last-Modified is not passed on: our ETag (a content hash) validates.
+                return .tile(Tile(data: response.body))
+            case 204, 404, 410:
+                return .noTile
+            default:
+                logger.warning("upstream answered \(response.status)", metadata: ["url": "\(url)"])
+                let retry = response.retryAfter.flatMap { Int($0) } ?? settings.retryAfter
+                return .unavailable(retryAfter: max(1, retry))
+            }
+        }
+    }
+}
