@@ -2,16 +2,36 @@
 public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file exists but could not be read.
     case unreadable(path: String, errno: Int32)
+    /// A file could not be written, renamed or synced.
+    case unwritable(path: String, errno: Int32)
     /// The bytes from `source` are not a PNG.
     case notPNG(source: String)
     /// A source is misconfigured (said at start-up).
     case invalidConfiguration(String)
+    /// A file a source needs does not exist.
+    case fileNotFound(path: String)
+    /// SQLite reported an error on the database at `path`.
+    case database(path: String, message: String)
+    /// The file at `path` is not an MBTiles file; `reason` says what is missing.
+    case notMBTiles(path: String, reason: String)
+    /// The MBTiles metadata row `key` holds a value that cannot be parsed.
+    case invalidMetadata(path: String, key: String, value: String)
+    /// The MBTiles file holds tiles in a format tilelayer does not serve (it serves PNG).
+    case unsupportedFormat(path: String, format: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let code): return "cannot read \(path): \(systemErrorText(code))"
+        case .unwritable(let path, let code): return "cannot write \(path): \(systemErrorText(code))"
         case .notPNG(let source): return "\(source) is not a PNG"
         case .invalidConfiguration(let message): return message
+        case .fileNotFound(let path): return "\(path) does not exist"
+        case .database(let path, let message): return "SQLite error on \(path): \(message)"
+        case .notMBTiles(let path, let reason): return "\(path) is not an MBTiles file: \(reason)"
+        case .invalidMetadata(let path, let key, let value):
+            return "\(path): metadata \(key) has an invalid value \"\(value)\""
+        case .unsupportedFormat(let path, let format):
+            return "\(path) holds \(format) tiles; tilelayer serves png only (metadata format)"
         }
     }
 }

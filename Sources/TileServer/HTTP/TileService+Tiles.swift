@@ -74,7 +74,7 @@ extension TileService {
         switch error {
         case .notPNG:
             return errorResponse(.badGateway, "the source of layer \"\(layer.name)\" gave bytes that are not a PNG for tile \(tile)")
-        case .unreadable, .invalidConfiguration:
+        default:  // unreadable files, broken databases, misconfiguration: the operator reads the log
             return errorResponse(.internalServerError, "the source of layer \"\(layer.name)\" failed for tile \(tile); see the server log")
         }
     }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import TileProviders
+
+@Suite("MBTiles start-up errors")
+struct MBTilesStartupErrorTests {
+    @Test("A missing file names the path")
+    func missingFile() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("absent.mbtiles")
+        #expect(throws: TileProviderError.fileNotFound(path: file)) { try MBTilesTileProvider(path: file) }
+        #expect(TileProviderError.fileNotFound(path: file).description == "\(file) does not exist")
+    }
+
+    @Test("Random bytes are not an SQLite database")
+    func corruptFile() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("random.mbtiles")
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0 ..< 8192).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let error = TileProviderError.notMBTiles(path: file, reason: "not an SQLite database")
+        #expect(throws: error) { try MBTilesTileProvider(path: file) }
+        #expect(error.description == "\(file) is not an MBTiles file: not an SQLite database")
+    }
+
+    @Test("An SQLite database without a tiles table is not MBTiles")
+    func noTilesTable() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("other.sqlite")
+        try fixture.execute("CREATE TABLE metadata (name TEXT, value TEXT); CREATE TABLE things (id INTEGER)", on: file)
+        let error = TileProviderError.notMBTiles(path: file, reason: "no tiles table")
+        #expect(throws: error) { try MBTilesTileProvider(path: file) }
+        #expect(error.description == "\(file) is not an MBTiles file: no tiles table")
+    }
+
+    @Test("An empty file is not MBTiles")
+    func emptyFile() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("empty.mbtiles")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        #expect(throws: TileProviderError.notMBTiles(path: file, reason: "no tiles table")) {
+            try MBTilesTileProvider(path: file)
+        }
+    }
+
+    @Test("A tiles table without a metadata table is not MBTiles")
+    func noMetadataTable() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("bare.mbtiles")
+        try fixture.execute(
+            "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)", on: file)
+        #expect(throws: TileProviderError.notMBTiles(path: file, reason: "no metadata table")) {
+            try MBTilesTileProvider(path: file)
+        }
+    }
+
+    @Test("A tiles view is accepted")
+    func tilesView() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("view.mbtiles")
+        try fixture.execute("""
+            CREATE TABLE metadata (name TEXT, value TEXT);
+            CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+            CREATE TABLE images (tile_id TEXT, tile_data BLOB);
+            CREATE VIEW tiles AS SELECT zoom_level, tile_column, tile_row, tile_data
+                FROM map JOIN images ON map.tile_id = images.tile_id;
+            INSERT INTO map VALUES (0, 0, 0, 'a');
+            INSERT INTO images VALUES ('a', x'89504E47');
+            """, on: file)
+        #expect(try MBTilesTileProvider(path: file).tileFor(x: 0, y: 0, zoom: 0) == .tile(
+            Tile(data: [0x89, 0x50, 0x4E, 0x47], lastModified: (try? FileIdentity.of(file))?.modifiedSeconds)))
+    }
+
+    @Test("Tiles in a format other than PNG are refused")
+    func unsupportedFormat() throws {
+        let fixture = try MBTilesFixture()
+        let file = try fixture.write("photo.mbtiles", tiles: [], metadata: ["format": "jpg"])
+        #expect(throws: TileProviderError.unsupportedFormat(path: file, format: "jpg")) {
+            try MBTilesTileProvider(path: file)
+        }
+    }
+
+    @Test("Malformed metadata is a start-up error naming the key")
+    func malformedMetadata() throws {
+        let fixture = try MBTilesFixture()
+        let file = try fixture.write("bad.mbtiles", tiles: [], metadata: ["bounds": "everywhere"])
+        #expect(throws: TileProviderError.invalidMetadata(path: file, key: "bounds", value: "everywhere")) {
+            try MBTilesTileProvider(path: file)
+        }
+    }
+}
