@@ -16,6 +16,10 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
     case notMBTiles(path: String, reason: String)
     /// The MBTiles metadata row `key` holds a value that cannot be parsed.
     case invalidMetadata(path: String, key: String, value: String)
+    /// A source PNG (`source` names the tile) could not be decoded to make a derived tile.
+    case undecodable(source: String, reason: String)
+    /// A derived tile (composite, @2x, downscale) could not be made.
+    case renderFailed(reason: String)
     /// The MBTiles file holds tiles in a format tilelayer does not serve (it serves PNG).
     case unsupportedFormat(path: String, format: String)
 
@@ -24,6 +28,8 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
         case .unreadable(let path, let code): return "cannot read \(path): \(systemErrorText(code))"
         case .unwritable(let path, let code): return "cannot write \(path): \(systemErrorText(code))"
         case .notPNG(let source): return "\(source) is not a PNG"
+        case .undecodable(let source, let reason): return "cannot decode \(source): \(reason)"
+        case .renderFailed(let reason): return "cannot render the tile: \(reason)"
         case .invalidConfiguration(let message): return message
         case .fileNotFound(let path): return "\(path) does not exist"
         case .database(let path, let message): return "SQLite error on \(path): \(message)"

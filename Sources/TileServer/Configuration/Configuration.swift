@@ -20,7 +20,8 @@ public struct Configuration: Sendable, Equatable {
 
     /// Reads and checks `path`. The environment's `TILELAYER_ADMIN_TOKEN` wins over the file's token.
     public static func load(
-        file path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        file path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        registry: SourceRegistry = SourceRegistry()
     ) throws(ConfigurationError) -> Configuration {
         let text: String
         do {
@@ -28,7 +29,7 @@ public struct Configuration: Sendable, Equatable {
         } catch {
             throw ConfigurationError(file: path, key: "", message: "cannot read the configuration file: \(error.localizedDescription)")
         }
-        var configuration = try parse(yaml: text, file: path)
+        var configuration = try parse(yaml: text, file: path, registry: registry)
         if let token = environment["TILELAYER_ADMIN_TOKEN"], !token.isEmpty {
             configuration.server.adminToken = token
         }
@@ -36,7 +37,9 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Parses YAML text; relative paths are taken relative to `file`'s folder.
-    public static func parse(yaml text: String, file: String) throws(ConfigurationError) -> Configuration {
+    public static func parse(
+        yaml text: String, file: String, registry: SourceRegistry = SourceRegistry()
+    ) throws(ConfigurationError) -> Configuration {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -49,9 +52,10 @@ public struct Configuration: Sendable, Equatable {
         let folder = (file as NSString).deletingLastPathComponent
         var layers: [LayerSettings] = []
         for item in try root["layers"]?.sequence() ?? [] {
-            layers.append(try LayerSettings(node: item, baseFolder: folder))
+            layers.append(try LayerSettings(node: item, baseFolder: folder, registry: registry))
         }
         try LayerSettings.checkNames(layers, file: file)
+        try LayerSettings.checkComposites(layers, file: file)
         return Configuration(file: file, server: server, layers: layers)
     }
 }

@@ -1,15 +1,13 @@
-import Foundation
 import TileGeometry
-import TileProviders
 
 extension LayerSettings {
     /// Names the URL space already uses.
     static let reservedNames: Set<String> = ["static", "admin", "assets", "index", "healthz", "metrics"]
 
-    init(node: ConfigNode, baseFolder: String) throws(ConfigurationError) {
+    init(node: ConfigNode, baseFolder: String, registry: SourceRegistry) throws(ConfigurationError) {
         let keys = try node.mapping(allowed: [
             "name", "default", "source", "minZoom", "maxZoom", "tileSize", "maxAge", "emptyTile", "bounds",
-            "targetBounds", "attribution", "description",
+            "targetBounds", "attribution", "description", "cache",
         ])
         guard let nameNode = keys["name"] else { throw node.error("a layer needs a name") }
         let name = try nameNode.string()
@@ -20,7 +18,7 @@ extension LayerSettings {
             throw nameNode.error("\"\(name)\" is reserved (\(Self.reservedNames.sorted().joined(separator: ", ")))")
         }
         guard let sourceNode = keys["source"] else { throw node.error("layer \"\(name)\" needs a source") }
-        self.init(name: name, source: try SourceSettings(node: sourceNode, baseFolder: baseFolder))
+        self.init(name: name, source: try SourceSettings(node: sourceNode, baseFolder: baseFolder, registry: registry))
         if let value = keys["default"] { isDefault = try value.bool() }
         if let value = keys["minZoom"] { minZoom = try value.int(in: 0 ... TileCoordinate.maxZoom) }
         if let value = keys["maxZoom"] { maxZoom = try value.int(in: 0 ... TileCoordinate.maxZoom) }
@@ -43,6 +41,10 @@ extension LayerSettings {
         if let value = keys["targetBounds"] { targetBounds = try Self.bounds(value) }
         if let value = keys["attribution"] { attribution = try value.string() }
         if let value = keys["description"] { description = try value.string() }
+        if let tiers = try keys["cache"]?.mapping(allowed: ["memory", "disk"]) {
+            if let value = tiers["memory"] { cache.memory = try value.bool() }
+            if let value = tiers["disk"] { cache.disk = SourceSettings.resolve(try value.string(), against: baseFolder) }
+        }
     }
 
     static func isValidName(_ name: String) -> Bool {
@@ -75,36 +77,21 @@ extension LayerSettings {
     }
 }
 
-extension SourceSettings {
-    init(node: ConfigNode, baseFolder: String) throws(ConfigurationError) {
-        guard case .mapping(let mapping) = node.node, let typeNode = mapping["type"], let type = typeNode.string else {
-            throw node.error("a source needs a type (directory)")
-        }
-        switch type {
-        case "directory":
-            let keys = try node.mapping(allowed: ["type", "path", "template"])
-            guard let pathNode = keys["path"] else { throw node.error("a directory source needs a path") }
-            let path = Self.resolve(try pathNode.string(), against: baseFolder)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                throw pathNode.error("folder \(path) does not exist")
+extension LayerSettings {
+    /// Every composite member names another, non-composite layer.
+    static func checkComposites(_ layers: [LayerSettings], file: String) throws(ConfigurationError) {
+        let kinds = Dictionary(uniqueKeysWithValues: layers.map { ($0.name, $0.source) })
+        for (index, layer) in layers.enumerated() {
+            guard case .composite(let members) = layer.source else { continue }
+            for (memberIndex, member) in members.enumerated() {
+                let key = "layers[\(index)].source.layers[\(memberIndex)].layer"
+                guard let source = kinds[member.layer] else {
+                    throw ConfigurationError(file: file, key: key, message: "no layer named \"\(member.layer)\"")
+                }
+                if case .composite = source {
+                    throw ConfigurationError(file: file, key: key, message: "a composite cannot contain another composite (\(member.layer))")
+                }
             }
-            let template = try keys["template"]?.string() ?? "{z}/{x}/{y}.png"
-            do {
-                _ = try DirectoryPathTemplate(template)
-            } catch {
-                throw (keys["template"] ?? node).error(error.description)
-            }
-            self = .directory(path: path, template: template)
-        default:
-            throw node.error("unknown source type \"\(type)\" (known: directory)")
         }
-    }
-
-    /// `path` made absolute relative to the configuration file's folder.
-    static func resolve(_ path: String, against folder: String) -> String {
-        let joined = path.hasPrefix("/") ? path : (folder.isEmpty ? path : folder + "/" + path)
-        let absolute = joined.hasPrefix("/") ? joined : FileManager.default.currentDirectoryPath + "/" + joined
-        return (absolute as NSString).standardizingPath
     }
 }

@@ -14,6 +14,47 @@ public enum EmptyTileAnswer: String, Sendable, Equatable {
 public enum SourceSettings: Sendable, Equatable {
     /// Files under `path` located by `template`.
     case directory(path: String, template: String)
+    /// An MBTiles 1.3 file.
+    case mbtiles(path: String)
+    /// The URL-constructor resolver: a `file://` or `http(s)://` template.
+    case url(URLSourceSettings)
+    /// Generated tiles showing their coordinates.
+    case debug
+    /// Other layers stacked by zIndex with opacity.
+    case composite([CompositeMember])
+    /// A provider type registered by a Swift user, with its scalar options.
+    case custom(type: String, options: [String: String])
+}
+
+/// One layer of a composite.
+public struct CompositeMember: Sendable, Equatable {
+    /// The member layer's name.
+    public var layer: String
+    /// Drawing order: lower first.
+    public var zIndex: Int
+    /// 0 (invisible) … 1 (opaque).
+    public var opacity: Double
+
+    /// A member.
+    public init(layer: String, zIndex: Int = 0, opacity: Double = 1) {
+        self.layer = layer
+        self.zIndex = zIndex
+        self.opacity = opacity
+    }
+}
+
+/// Per-layer cache tiers (`cache:`).
+public struct LayerCacheSettings: Sendable, Equatable {
+    /// Keep tiles in the shared memory cache; nil chooses by source kind.
+    public var memory: Bool?
+    /// Folder of the disk tier, or nil for none.
+    public var disk: String?
+
+    /// No preference.
+    public init(memory: Bool? = nil, disk: String? = nil) {
+        self.memory = memory
+        self.disk = disk
+    }
 }
 
 /// One entry of `layers:`.
@@ -34,14 +75,16 @@ public struct LayerSettings: Sendable, Equatable {
     public var maxAge = 86400
     /// The answer for "no tile".
     public var emptyTile = EmptyTileAnswer.notFound
-    /// Area covered, for TileJSON.
-    public var bounds = WebMercator.worldBounds
+    /// Area covered, for TileJSON; nil until resolved from the source (else the world).
+    public var bounds: GeoBounds?
     /// Box the `/static` camera target is clamped into.
     public var targetBounds: GeoBounds?
     /// Attribution text (TileJSON, the front page).
     public var attribution: String?
     /// A one-line description (TileJSON).
     public var description: String?
+    /// Cache tiers.
+    public var cache = LayerCacheSettings()
 
     /// A layer with defaults.
     public init(name: String, source: SourceSettings) {

@@ -1,8 +1,10 @@
+import TileGeometry
+
 /// TileJSON 3.0.0 documents (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0).
 enum TileJSON {
     static func document(for layer: Layer, baseURL: String) -> JSONValue {
         let settings = layer.settings
-        let bounds = settings.bounds
+        let bounds = settings.bounds ?? WebMercator.worldBounds
         let centerZoom = min(max(layer.minZoom, 2), layer.maxZoom)
         var members: [(String, JSONValue)] = [
             ("tilejson", .string("3.0.0")),

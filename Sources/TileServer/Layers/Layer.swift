@@ -1,12 +1,15 @@
 import TileGeometry
 import TileProviders
 
-/// A configured layer, ready to serve: its settings with the zoom range resolved, and its provider.
+/// A configured layer, ready to serve: its settings with zoom range and bounds resolved, and
+/// its source.
 public struct Layer: Sendable {
     /// The settings (minZoom and maxZoom are set).
     public let settings: LayerSettings
     /// Where its tiles come from.
-    public let provider: any SyncTileProvider
+    public let source: TileSource
+    /// Named variables its tile URLs accept in the query string.
+    public let variables: [String: URLTemplateVariable]
 
     /// The layer's name.
     public var name: String { settings.name }
@@ -19,14 +22,50 @@ public struct Layer: Sendable {
     public static let defaultMaxZoom = 22
 
     /// A layer.
-    public init(settings: LayerSettings, provider: any SyncTileProvider) {
+    public init(settings: LayerSettings, source: TileSource, variables: [URLTemplateVariable] = []) {
         self.settings = settings
-        self.provider = provider
+        self.source = source
+        self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The tile for a requested coordinate: x wrapped, nil when z or y is outside the layer.
     public func tileCoordinate(z: Int, x: Int, y: Int) -> TileCoordinate? {
         guard z >= minZoom, z <= maxZoom else { return nil }
         return TileCoordinate(z: z, x: x, y: y).normalized()
+    }
+
+    /// The variables of a tile request from its query items; a layer without variables ignores
+    /// the query (cache-busting parameters pass), one with variables refuses unknown names and
+    /// values not allowed.
+    public func variableValues(from query: [(name: String, value: String)]) -> Result<[String: String], TileVariableError> {
+        guard !variables.isEmpty else { return .success([:]) }
+        var values: [String: String] = [:]
+        for (name, value) in query {
+            guard let variable = variables[name] else {
+                return .failure(.undeclared(name: name, declared: variables.keys.sorted()))
+            }
+            guard variable.allows(value) else {
+                return .failure(.notAllowed(name: name, value: value, allowed: variable.allowedValues))
+            }
+            values[name] = value
+        }
+        for (name, variable) in variables where values[name] == nil { values[name] = variable.defaultValue }
+        return .success(values)
+    }
+}
+
+/// A query parameter a layer does not accept.
+public enum TileVariableError: Error, Equatable, CustomStringConvertible {
+    case undeclared(name: String, declared: [String])
+    case notAllowed(name: String, value: String, allowed: [String]?)
+
+    public var description: String {
+        switch self {
+        case .undeclared(let name, let declared):
+            return "unknown parameter \"\(name)\" (this layer takes: \(declared.joined(separator: ", ")))"
+        case .notAllowed(let name, let value, let allowed):
+            let choice = allowed.map { "one of \($0.joined(separator: ", "))" } ?? "letters, digits, _ and -"
+            return "\(name)=\"\(value)\" is not allowed (\(choice))"
+        }
     }
 }

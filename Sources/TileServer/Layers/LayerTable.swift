@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TileGeometry
 import TileProviders
 
@@ -20,36 +21,27 @@ public struct LayerTable: Sendable {
     /// The layer called `name`.
     public subscript(name: String) -> Layer? { byName[name] }
 
-    /// Builds every layer's provider; a source that cannot work is a configuration error.
-    public static func build(from configuration: Configuration) throws(ConfigurationError) -> LayerTable {
+    /// Builds every layer's source; a source that cannot work is a configuration error.
+    public static func build(
+        from configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger
+    ) throws(ConfigurationError) -> LayerTable {
+        var built: [String: Layer] = [:]
         var layers: [Layer] = []
-        for (index, settings) in configuration.layers.enumerated() {
-            layers.append(try buildLayer(settings, key: "layers[\(index)]", file: configuration.file))
+        // Composites last: they are built over their members.
+        let order = configuration.layers.indices.sorted { isComposite(configuration.layers[$0]) == false && isComposite(configuration.layers[$1]) }
+        for index in order {
+            let settings = configuration.layers[index]
+            let builder = LayerBuilder(key: "layers[\(index)]", file: configuration.file, registry: registry, logger: logger)
+            let layer = try builder.build(settings, members: built)
+            built[layer.name] = layer
         }
+        for settings in configuration.layers { layers.append(built[settings.name]!) }
         return LayerTable(layers: layers)
     }
 
-    private static func buildLayer(_ settings: LayerSettings, key: String, file: String) throws(ConfigurationError) -> Layer {
-        var settings = settings
-        let provider: any SyncTileProvider
-        switch settings.source {
-        case .directory(let path, let template):
-            let parsed: DirectoryPathTemplate
-            do {
-                parsed = try DirectoryPathTemplate(template)
-            } catch {
-                throw ConfigurationError(file: file, key: "\(key).source.template", message: error.description)
-            }
-            provider = DirectoryTileProvider(root: path, template: parsed)
-            if settings.minZoom == nil || settings.maxZoom == nil, template.hasPrefix("{z}/"),
-               let found = zoomFolders(in: path) {
-                settings.minZoom = settings.minZoom ?? found.lowerBound
-                settings.maxZoom = settings.maxZoom ?? found.upperBound
-            }
-        }
-        settings.minZoom = settings.minZoom ?? 0
-        settings.maxZoom = max(settings.maxZoom ?? Layer.defaultMaxZoom, settings.minZoom ?? 0)
-        return Layer(settings: settings, provider: provider)
+    private static func isComposite(_ settings: LayerSettings) -> Bool {
+        if case .composite = settings.source { return true }
+        return false
     }
 
     /// The range of numeric sub-folder names (zoom levels) of a tile folder.

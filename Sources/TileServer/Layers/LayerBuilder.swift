@@ -1,0 +1,78 @@
+import Logging
+import TileGeometry
+import TileProviders
+
+/// Builds one layer's source from its settings and fills in what the source knows
+/// (zoom range, bounds, attribution) where the configuration is silent.
+struct LayerBuilder {
+    let key: String
+    let file: String
+    let registry: SourceRegistry
+    let logger: Logger
+
+    func error(_ subkey: String, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: file, key: "\(key).\(subkey)", message: message)
+    }
+
+    func build(_ original: LayerSettings, members: [String: Layer]) throws(ConfigurationError) -> Layer {
+        var settings = original
+        let source: TileSource
+        var variables: [URLTemplateVariable] = []
+        do {
+            switch settings.source {
+            case .directory(let path, let template):
+                source = .sync(DirectoryTileProvider(root: path, template: try DirectoryPathTemplate(template)))
+                if template.hasPrefix("{z}/"), let found = LayerTable.zoomFolders(in: path) {
+                    settings.fillZoomRange(found)
+                }
+            case .mbtiles(let path):
+                let provider = try MBTilesTileProvider(path: path)
+                source = .sync(provider)
+                settings.fill(from: provider.metadata)
+            case .url(let url):
+                let template = try url.parsedTemplate()
+                variables = url.variables
+                source = url.isLocal
+                    ? .sync(try FileTemplateTileProvider(template: template))
+                    : .async(URLTileProvider(template: template, settings: url.upstream, logger: logger))
+            case .debug:
+                source = .sync(DebugTileProvider(tileSize: settings.tileSize))
+            case .composite(let list):
+                let stack = list.sorted { $0.zIndex < $1.zIndex }.map { member in
+                    CompositeTileProvider.Member(source: members[member.layer]!.source, opacity: member.opacity,
+                                                 name: member.layer)
+                }
+                source = .async(CompositeTileProvider(members: stack, logger: logger))
+            case .custom(let type, let options):
+                guard let factory = registry.factory(for: type) else {
+                    throw error("source.type", "unknown source type \"\(type)\"")
+                }
+                source = try factory(options, logger)
+            }
+        } catch let problem as TileProviderError {
+            throw error("source", problem.description)
+        } catch let problem as ConfigurationError {
+            throw problem
+        } catch {
+            throw self.error("source", "\(error)")
+        }
+        settings.minZoom = settings.minZoom ?? 0
+        settings.maxZoom = max(settings.maxZoom ?? Layer.defaultMaxZoom, settings.minZoom ?? 0)
+        return Layer(settings: settings, source: source, variables: variables)
+    }
+}
+
+extension LayerSettings {
+    mutating func fillZoomRange(_ range: ClosedRange<Int>) {
+        minZoom = minZoom ?? range.lowerBound
+        maxZoom = maxZoom ?? range.upperBound
+    }
+
+    /// MBTiles metadata feeds what the configuration leaves out.
+    mutating func fill(from metadata: MBTilesMetadata) {
+        if let low = metadata.minZoom, let high = metadata.maxZoom, low <= high { fillZoomRange(low ... high) }
+        bounds = bounds ?? metadata.bounds
+        attribution = attribution ?? metadata.attribution
+        description = description ?? metadata.description
+    }
+}

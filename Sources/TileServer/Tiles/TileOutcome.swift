@@ -1,0 +1,50 @@
+import TileProviders
+
+/// A tile ready to send: the PNG bytes, their content-hash ETag and the source's mtime.
+public struct ServedTile: Sendable {
+    /// PNG bytes.
+    public let body: [UInt8]
+    /// Strong ETag (XXH64 of `body`).
+    public let etag: String
+    /// Seconds since 1970, where the source knows it.
+    public let lastModified: Int?
+
+    /// A tile; the ETag is computed once, here.
+    public init(body: [UInt8], lastModified: Int?) {
+        self.body = body
+        self.etag = ContentHash.etag(of: body)
+        self.lastModified = lastModified
+    }
+}
+
+/// The service's answer for one tile key: what the cache stores (tiles and "no tile") and
+/// what it never stores ("not available now").
+public enum TileOutcome: Sendable {
+    /// The tile.
+    case tile(ServedTile)
+    /// No tile here (cacheable).
+    case noTile
+    /// Not available now (never cached).
+    case unavailable(retryAfter: Int)
+
+    /// Bytes the outcome costs in the cache (the body plus bookkeeping).
+    var cost: Int {
+        switch self {
+        case .tile(let tile): return tile.body.count + Self.entryOverhead
+        case .noTile, .unavailable: return Self.entryOverhead
+        }
+    }
+
+    /// Approximate bytes of a cache entry beyond its body (key, headers, list links).
+    static let entryOverhead = 256
+}
+
+/// A tile that could not be produced: which one, and the source's error.
+public struct TileFailure: Error, Sendable, CustomStringConvertible {
+    /// The tile asked for.
+    public var key: TileKey
+    /// What went wrong.
+    public var error: TileProviderError
+
+    public var description: String { "\(key): \(error)" }
+}
