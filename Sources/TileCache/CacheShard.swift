@@ -4,29 +4,35 @@ import Synchronization
 /// its keys, and its counters, all behind a single `Mutex`.
 ///
 /// Critical sections only touch this state: no I/O, no fill, no waiter handler
-/// runs while the lock is held.
+/// runs while the lock is held. The hit path is `@inlinable` so clients specialize
+/// it for their concrete types (unspecialized, a hit costs several times more).
+@usableFromInline
 final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Everything the lock protects.
+    @usableFromInline
     struct State: ~Copyable {
-        var list = LRUList<Key, Value>()
+        @usableFromInline var list = LRUList<Key, Value>()
         /// The current fill of each key being filled. A fill is current while it
         /// is here: clearing its key retires it (removes it), and a completed fill
         /// is stored only if it is still current — the fill is its key's generation.
-        var fills: [Key: PendingCacheFill<Value>] = [:]
-        var hits = 0
-        var misses = 0
+        @usableFromInline var fills: [Key: PendingCacheFill<Value>] = [:]
+        @usableFromInline var hits = 0
+        @usableFromInline var misses = 0
         var evictions = 0
         var fillsStarted = 0
+
+        init() {}
     }
 
     /// This shard's share of the cache's capacity, in bytes.
     let capacity: Int
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
+    @inlinable
     func value(for key: Key) -> Value? {
         state.withLock { state in
             let value = state.list.value(for: key)
@@ -35,6 +41,7 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    @inlinable
     func lookupOrJoin(_ key: Key) -> CacheLookup<Key, Value> {
         let answer: CacheLookup<Key, Value>? = state.withLock { state in
             if let value = state.list.value(for: key) {
@@ -45,9 +52,14 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if let fill = state.fills[key] { return .joined(fill) }
             return nil
         }
-        if let answer { return answer }
-        // Allocate the fill outside the lock, then re-check: another caller may
-        // have registered or stored one meanwhile.
+        return answer ?? startFill(for: key)
+    }
+
+    /// The slow path of a miss nobody is filling yet.
+    @usableFromInline
+    func startFill(for key: Key) -> CacheLookup<Key, Value> {
+        // The fill was allocated outside the lock, so re-check: another caller
+        // may have registered a fill or stored a value meanwhile.
         let fill = PendingCacheFill<Value>()
         let winner: CacheLookup<Key, Value>? = state.withLock { state in
             if let value = state.list.value(for: key) { return .hit(value) }

@@ -2,35 +2,46 @@
 /// array of nodes linked both ways (an intrusive list without per-entry objects).
 ///
 /// Not thread-safe: a `CacheShard` owns one behind its `Mutex`. Every operation
-/// is O(1) except `removeAll(where:)`, which visits each entry once.
+/// is O(1) except `removeAll(where:)`, which visits each entry once. The hit path
+/// is `@inlinable` so that clients specialize it for their concrete types.
+@usableFromInline
 struct LRUList<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One slot; free slots are chained through `next` and hold no value.
-    private struct Node: Sendable {
-        var key: Key
-        var value: Value?
-        var cost: Int
-        var previous: Int
-        var next: Int
+    @usableFromInline
+    struct Node: Sendable {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value?
+        @usableFromInline var cost: Int
+        @usableFromInline var previous: Int
+        @usableFromInline var next: Int
+
+        @usableFromInline
+        init(key: Key, value: Value?, cost: Int, previous: Int, next: Int) {
+            (self.key, self.value, self.cost, self.previous, self.next) = (key, value, cost, previous, next)
+        }
     }
 
     /// Marks the end of a chain.
-    private static var none: Int { -1 }
+    @inlinable static var none: Int { -1 }
 
-    private var nodes: ContiguousArray<Node> = []
-    private var slots: [Key: Int] = [:]
+    @usableFromInline var nodes: ContiguousArray<Node> = []
+    @usableFromInline var slots: [Key: Int] = [:]
     /// Most recently used entry.
-    private var head = LRUList.none
+    @usableFromInline var head = LRUList.none
     /// Least recently used entry, the next to be evicted.
-    private var tail = LRUList.none
-    private var freeSlot = LRUList.none
+    @usableFromInline var tail = LRUList.none
+    @usableFromInline var freeSlot = LRUList.none
 
     /// Sum of the costs of the stored entries.
-    private(set) var bytes = 0
+    @usableFromInline private(set) var bytes = 0
 
     /// Number of stored entries.
     var count: Int { slots.count }
 
+    @usableFromInline init() {}
+
     /// The value for `key`, which becomes the most recently used entry.
+    @inlinable
     mutating func value(for key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         if slot != head {
@@ -114,14 +125,16 @@ struct LRUList<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         freeSlot = slot
     }
 
-    private mutating func unlink(_ slot: Int) {
+    @inlinable
+    mutating func unlink(_ slot: Int) {
         let previous = nodes[slot].previous
         let next = nodes[slot].next
         if previous == Self.none { head = next } else { nodes[previous].next = next }
         if next == Self.none { tail = previous } else { nodes[next].previous = previous }
     }
 
-    private mutating func linkAtHead(_ slot: Int) {
+    @inlinable
+    mutating func linkAtHead(_ slot: Int) {
         nodes[slot].previous = Self.none
         nodes[slot].next = head
         if head == Self.none { tail = slot } else { nodes[head].previous = slot }

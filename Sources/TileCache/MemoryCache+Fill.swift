@@ -17,6 +17,7 @@ extension MemoryCache {
     ///     }
     /// }
     /// ```
+    @inlinable
     public func lookupOrJoin(_ key: Key) -> CacheLookup<Key, Value> {
         shard(for: key).lookupOrJoin(key)
     }

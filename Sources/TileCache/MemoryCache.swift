@@ -20,8 +20,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The capacity in bytes; 0 means the cache stores nothing.
     public let capacity: Int
-    private let shards: [CacheShard<Key, Value>]
-    private let shardMask: Int
+    @usableFromInline let shards: [CacheShard<Key, Value>]
+    @usableFromInline let shardMask: Int
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -43,6 +43,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The stored value for `key`, which becomes the most recently used; `nil` on
     /// a miss. Never waits for a fill and never allocates.
+    @inlinable
     public func value(for key: Key) -> Value? {
         shard(for: key).value(for: key)
     }
@@ -89,6 +90,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         return total
     }
 
+    @inlinable
     func shard(for key: Key) -> CacheShard<Key, Value> {
         shards[key.hashValue & shardMask]
     }

@@ -106,7 +106,11 @@ import TileCache
             Issue.record("the completed fill must be stored")
             return
         }
-        // A handler added after completion runs at once; a second completion is ignored.
+        // A handler added after completion runs at once, on this thread.
+        await confirmation(expectedCount: 1) { delivered in
+            token.fill.onCompletion { _ in delivered() }
+        }
+        // A second completion is ignored.
         cache.complete(token, with: .success(.store("other", cost: 1)))
         #expect(cache.value(for: 1) == "tile")
     }
