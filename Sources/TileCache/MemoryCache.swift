@@ -1,0 +1,97 @@
+// TileCache: a generic in-memory cache bounded by bytes, with coalesced fills;
+// it knows nothing of HTTP or tiles. Invariant: each shard's bytes <= its capacity.
+import Synchronization
+
+/// A thread-safe least-recently-used cache bounded by the summed cost (bytes) of
+/// its values, which coalesces concurrent misses of one key into one fill.
+///
+/// Keys are spread by hash over a power-of-two number of shards, each with its
+/// own lock and an equal share of the capacity, so eviction is LRU within a
+/// shard. A capacity of 0 turns storing off; lookups then always miss, while
+/// concurrent misses are still coalesced.
+///
+/// Clearing a key (`removeValue(for:)`, `removeAll()`, `removeAll(where:)`, or
+/// an `insert`) retires a fill of that key in progress: its result still reaches
+/// its waiters but is not stored, and later lookups start a new fill.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// The shard count used when none is given: enough that two threads rarely
+    /// wait for the same lock.
+    public static var defaultShardCount: Int { 16 }
+
+    /// The capacity in bytes; 0 means the cache stores nothing.
+    public let capacity: Int
+    @usableFromInline let shards: [CacheShard<Key, Value>]
+    @usableFromInline let shardMask: Int
+
+    /// Creates an empty cache.
+    /// - Parameters:
+    ///   - capacity: the most bytes (summed costs) the cache holds; 0 disables storing.
+    ///   - shardCount: the number of independently locked parts, rounded up to a
+    ///     power of two. Each holds `capacity / shardCount` bytes, and an entry
+    ///     costlier than that is never stored. Use 1 for exact global LRU order.
+    public init(capacity: Int, shardCount: Int = MemoryCache.defaultShardCount) {
+        precondition(capacity >= 0, "MemoryCache capacity must not be negative")
+        precondition(shardCount >= 1, "MemoryCache needs at least one shard")
+        var count = 1
+        while count < shardCount { count <<= 1 }
+        self.capacity = capacity
+        self.shards = (0..<count).map { index in
+            CacheShard(capacity: capacity / count + (index < capacity % count ? 1 : 0))
+        }
+        self.shardMask = count - 1
+    }
+
+    /// The stored value for `key`, which becomes the most recently used; `nil` on
+    /// a miss. Never waits for a fill and never allocates.
+    @inlinable
+    public func value(for key: Key) -> Value? {
+        shard(for: key).value(for: key)
+    }
+
+    /// Stores `value` for `key` at `cost` bytes as the most recently used entry,
+    /// evicting least recently used entries to make room. A fill of `key` in
+    /// progress is retired. Nothing is stored if `cost` exceeds the shard capacity.
+    public func insert(_ value: Value, for key: Key, cost: Int) {
+        precondition(cost >= 0, "MemoryCache cost must not be negative")
+        shard(for: key).insert(value, for: key, cost: cost)
+    }
+
+    /// Removes the value for `key` and retires a fill of `key` in progress.
+    public func removeValue(for key: Key) {
+        shard(for: key).removeValue(for: key)
+    }
+
+    /// Removes every value and retires every fill in progress.
+    public func removeAll() {
+        for shard in shards { shard.removeAll() }
+    }
+
+    /// Removes the values, and retires the fills in progress, whose keys satisfy
+    /// `shouldRemove` (a zoom range, a bounding box, a layer…).
+    ///
+    /// `shouldRemove` runs under a shard lock, once per stored or filling key: it
+    /// must be quick and must not use this cache.
+    public func removeAll(where shouldRemove: (Key) -> Bool) {
+        for shard in shards { shard.removeAll(where: shouldRemove) }
+    }
+
+    /// A snapshot of the counters, summed over the shards.
+    public var statistics: CacheStatistics {
+        var total = CacheStatistics(capacity: capacity)
+        for shard in shards {
+            let part = shard.statistics
+            total.hits += part.hits
+            total.misses += part.misses
+            total.evictions += part.evictions
+            total.fills += part.fills
+            total.bytes += part.bytes
+            total.count += part.count
+        }
+        return total
+    }
+
+    @inlinable
+    func shard(for key: Key) -> CacheShard<Key, Value> {
+        shards[key.hashValue & shardMask]
+    }
+}

@@ -1,1 +1,0 @@
-// TileCache: a generic, byte-bounded cache that knows nothing of HTTP.
