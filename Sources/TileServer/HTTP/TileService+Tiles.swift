@@ -2,8 +2,12 @@ import TileHTTP
 import TileProviders
 
 extension TileService {
-    /// The answer to a tile request.
-    func tileResponse(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse {
+    /// The answer to a tile request: at once on a cache hit or a synchronous source, else nil
+    /// and `completion` later.
+    func tileResponse(
+        _ request: HTTPRequest, _ route: TileRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> HTTPResponse? {
+        let state = self.state
         guard let layer = route.layer.map({ state.layers[$0] }) ?? state.layers.defaultLayer else {
             return route.layer.map { errorResponse(.notFound, "unknown layer \"\($0)\"") }
                 ?? errorResponse(.notFound, "no default layer is configured; use /{layer}/{z}/{x}/{y}.png")
@@ -14,42 +18,46 @@ extension TileService {
             }
             return errorResponse(.notFound, "y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)")
         }
-        if route.scale == 2 {
-            return errorResponse(.notImplemented, "@2x tiles are not served yet")
+        let variables: [String: String]
+        switch layer.variableValues(from: request.queryItems) {
+        case .success(let values): variables = values
+        case .failure(let problem): return errorResponse(.badRequest, problem.description)
         }
-        let result: TileResult
-        do {
-            result = try layer.provider.tileFor(x: tile.x, y: tile.y, zoom: tile.z)
-        } catch {
-            return providerFailure(error, layer: layer, tile: "\(tile)")
+        let key = TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: variables)
+        let now = pipeline.outcome(for: key, layer: layer) { [self] result in
+            completion(answer(request, result, layer: layer, scale: route.scale))
         }
+        return now.map { answer(request, $0, layer: layer, scale: route.scale) }
+    }
+
+    private func answer(
+        _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int
+    ) -> HTTPResponse {
         switch result {
-        case .tile(let found):
-            guard PNGSignature.matches(found.data) else {
-                return providerFailure(.notPNG(source: "tile \(tile)"), layer: layer, tile: "\(tile)")
-            }
-            return tileAnswer(request, body: found.data, etag: ContentHash.etag(of: found.data),
-                              lastModified: found.lastModified, layer: layer)
-        case .noTile:
-            return noTileAnswer(request, layer: layer, scale: route.scale)
-        case .unavailable(let retryAfter):
-            return errorResponse(.serviceUnavailable, "tile \(tile) of layer \"\(layer.name)\" is not available now; retry later",
+        case .success(.tile(let tile)):
+            return tileAnswer(request, tile, layer: layer)
+        case .success(.noTile):
+            return noTileAnswer(request, layer: layer, scale: scale)
+        case .success(.unavailable(let retryAfter)):
+            return errorResponse(.serviceUnavailable, "this tile of layer \"\(layer.name)\" is not available now; retry later",
                                  extra: [(.retryAfter, String(retryAfter)), (.cacheControl, "no-store")])
+        case .failure(let failure):
+            return providerFailure(failure, layer: layer)
         }
     }
 
     /// 200 with the tile, or 304 when the client's copy matches.
-    func tileAnswer(_ request: HTTPRequest, body: [UInt8], etag: String, lastModified: Int?, layer: Layer) -> HTTPResponse {
+    func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add(.contentType, "image/png")
-        headers.add(.eTag, etag)
-        if let lastModified { headers.add(.lastModified, HTTPDate.format(secondsSince1970: lastModified)) }
+        headers.add(.eTag, tile.etag)
+        if let modified = tile.lastModified { headers.add(.lastModified, HTTPDate.format(secondsSince1970: modified)) }
         headers.add(.cacheControl, "public, max-age=\(layer.settings.maxAge)")
         addCORS(to: &headers)
-        if HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: lastModified) {
+        if HTTPConditional.isNotModified(request.headers, etag: tile.etag, lastModified: tile.lastModified) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
-        return HTTPResponse(status: .ok, headers: headers, body: body)
+        return HTTPResponse(status: .ok, headers: headers, body: tile.body)
     }
 
     /// The layer's "no tile" answer: 404, 204 or a transparent tile, all cacheable.
@@ -63,19 +71,18 @@ extension TileService {
             addCORS(to: &headers)
             return HTTPResponse(status: .noContent, headers: headers)
         case .transparent:
-            let body = TransparentTile.png(scale: scale)
-            return tileAnswer(request, body: body, etag: ContentHash.etag(of: body), lastModified: nil, layer: layer)
+            return tileAnswer(request, TransparentTile.served(scale: scale), layer: layer)
         }
     }
 
-    /// The one place a provider error becomes an answer: logged once, then 502 or 500.
-    func providerFailure(_ error: TileProviderError, layer: Layer, tile: String) -> HTTPResponse {
-        logger.error("tile source failed", metadata: ["layer": "\(layer.name)", "tile": "\(tile)", "error": "\(error)"])
-        switch error {
-        case .notPNG:
-            return errorResponse(.badGateway, "the source of layer \"\(layer.name)\" gave bytes that are not a PNG for tile \(tile)")
+    /// The one place a tile failure becomes an answer: logged once, then 502 or 500.
+    func providerFailure(_ failure: TileFailure, layer: Layer) -> HTTPResponse {
+        logger.error("tile source failed", metadata: ["layer": "\(layer.name)", "tile": "\(failure.key)", "error": "\(failure.error)"])
+        switch failure.error {
+        case .notPNG, .undecodable:
+            return errorResponse(.badGateway, "layer \"\(layer.name)\": \(failure.error.description) (tile \(failure.key))")
         default:  // unreadable files, broken databases, misconfiguration: the operator reads the log
-            return errorResponse(.internalServerError, "the source of layer \"\(layer.name)\" failed for tile \(tile); see the server log")
+            return errorResponse(.internalServerError, "the source of layer \"\(layer.name)\" failed for tile \(failure.key); see the server log")
         }
     }
 }

@@ -1,7 +1,9 @@
 // TileServer: the application. A request becomes a route, the route a layer and a provider call,
 // the provider's answer an HTTP response. Testable as a plain function (`handle`), no sockets.
 
+import Dispatch
 import Logging
+import TileCache
 import TileHTTP
 import TileProviders
 
@@ -10,46 +12,58 @@ public final class TileService: HTTPResponder {
     /// The frozen settings and layers it serves.
     public let state: ServiceState
     let logger: Logger
+    let pipeline: TilePipeline
 
-    /// A service over built layers.
+    /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
     public init(state: ServiceState, logger: Logger) {
         self.state = state
         self.logger = logger
+        pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger)
     }
+
+    /// Memory-cache statistics.
+    public var cacheStatistics: CacheStatistics { pipeline.cache.statistics }
 
     public func respond(
         to request: HTTPRequest, context: HTTPRequestContext,
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
-        handle(request)
+        let (route, early) = classify(request)
+        if let early { return early }
+        if case .tile(let tile) = route { return tileResponse(request, tile, completion: completion) }
+        return handle(request)
+    }
+
+    /// The route of a readable request, or the early answer (bad path, method, preflight).
+    private func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
+        switch Router.match(request.pathSegments) {
+        case .route(let matched):
+            switch request.method {
+            case .get, .head: return (matched, nil)
+            case .options: return (matched, preflight(request))
+            default:
+                return (matched, errorResponse(.methodNotAllowed, "method \(request.method) not allowed here (allowed: \(Self.readMethods))",
+                                               extra: [(.allow, Self.readMethods)]))
+            }
+        case .badRequest(let reason): return (.index, errorResponse(.badRequest, reason))
+        case .notFound(let reason): return (.index, errorResponse(.notFound, reason))
+        }
     }
 
     /// Methods every read-only route answers.
     static let readMethods = "GET, HEAD, OPTIONS"
 
-    /// The answer to `request`.
+    /// The answer to `request`, waiting for asynchronous sources (tests and tools; the server
+    /// uses `respond`, which never waits).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let route: Route
-        switch Router.match(request.pathSegments) {
-        case .route(let matched): route = matched
-        case .badRequest(let reason): return errorResponse(.badRequest, reason)
-        case .notFound(let reason): return errorResponse(.notFound, reason)
-        }
-        switch request.method {
-        case .get, .head:
-            break
-        case .options:
-            return preflight(request)
-        default:
-            return errorResponse(.methodNotAllowed, "method \(request.method) not allowed here (allowed: \(Self.readMethods))",
-                                 extra: [(.allow, Self.readMethods)])
-        }
+        let (route, early) = classify(request)
+        if let early { return early }
         switch route {
         case .index: return indexPage()
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
-        case .tile(let tile): return tileResponse(request, tile)
+        case .tile(let tile): return waitForTile(request, tile)
         }
     }
 
@@ -78,5 +92,31 @@ public final class TileService: HTTPResponder {
 
     func addCORS(to headers: inout HTTPHeaders) {
         if !state.server.cors.isEmpty { headers.add(.accessControlAllowOrigin, state.server.cors) }
+    }
+}
+
+extension TileService {
+    /// Blocks the calling thread until the tile answer is ready (never call on the concurrency pool).
+    private func waitForTile(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse {
+        let box = ResponseBox()
+        if let now = tileResponse(request, route, completion: { box.set($0) }) { return now }
+        return box.wait()
+    }
+}
+
+/// One response handed from a completion to a waiting thread.
+private final class ResponseBox: @unchecked Sendable {
+    // `response` is written once before `ready` is signalled and read only after the wait.
+    private var response: HTTPResponse?
+    private let ready = DispatchSemaphore(value: 0)
+
+    func set(_ value: HTTPResponse) {
+        response = value
+        ready.signal()
+    }
+
+    func wait() -> HTTPResponse {
+        ready.wait()
+        return response!
     }
 }

@@ -100,4 +100,10 @@ enum TransparentTile {
 
     /// The transparent tile for a scale (1 → 256 px, 2 → 512 px).
     static func png(scale: Int) -> [UInt8] { scale == 2 ? png512 : png256 }
+
+    private static let served256 = ServedTile(body: png256, lastModified: nil)
+    private static let served512 = ServedTile(body: png512, lastModified: nil)
+
+    /// The transparent tile ready to send, its ETag computed once.
+    static func served(scale: Int) -> ServedTile { scale == 2 ? served512 : served256 }
 }
