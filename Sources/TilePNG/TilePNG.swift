@@ -1,2 +1,3 @@
-// TilePNG: PNG decode/encode over libpng and RGBA8 image operations.
+// TilePNG: PNG decode/encode over libpng (the CPNGCodec C target) and exact RGBA8
+// image operations. Pure functions on immutable values; libpng's longjmp never reaches Swift.
 internal import CPNGCodec

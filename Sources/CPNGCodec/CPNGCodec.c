@@ -1,2 +1,0 @@
-#include "CPNGCodec.h"
-#include <png.h>
