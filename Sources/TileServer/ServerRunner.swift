@@ -26,7 +26,7 @@ public final class ServerRunner: @unchecked Sendable {
 
     /// Builds every layer; a source that cannot work is a `ConfigurationError`.
     public init(configuration: Configuration, logger: Logger) throws(ConfigurationError) {
-        let state = try ServiceState(configuration: configuration)
+        let state = try ServiceState(configuration: configuration, logger: logger)
         let settings = configuration.server
         service = TileService(state: state, logger: logger)
         let http = HTTPServerConfiguration(

@@ -28,7 +28,7 @@ import Testing
         let configuration = try Configuration.load(file: Fixtures.packageRoot + "/config/tilelayer.yml", environment: [:])
         #expect(configuration.layers.first?.name == "world")
         #expect(configuration.layers.first?.isDefault == true)
-        #expect(try ServiceState(configuration: configuration).layers.defaultLayer?.name == "world")
+        #expect(try ServiceState(configuration: configuration, logger: Fixtures.logger).layers.defaultLayer?.name == "world")
     }
 
     @Test func relativePathsAreRelativeToTheFile() throws {

@@ -1,3 +1,5 @@
+import Logging
+
 /// What the service serves: settings and layers, frozen; a reload builds a new one.
 public struct ServiceState: Sendable {
     /// The `server:` settings.
@@ -12,7 +14,10 @@ public struct ServiceState: Sendable {
     }
 
     /// Builds the layers of `configuration`.
-    public init(configuration: Configuration) throws(ConfigurationError) {
-        self.init(server: configuration.server, layers: try LayerTable.build(from: configuration))
+    public init(
+        configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger
+    ) throws(ConfigurationError) {
+        self.init(server: configuration.server,
+                  layers: try LayerTable.build(from: configuration, registry: registry, logger: logger))
     }
 }

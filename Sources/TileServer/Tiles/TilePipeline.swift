@@ -72,7 +72,7 @@ final class TilePipeline: Sendable {
             return Self.outcome(Result { () throws(TileProviderError) in try provider.tile(for: request) }, key: key)
         case .async(let provider):
             Task {
-                let result = await Result { () async throws(TileProviderError) in try await provider.requestTile(request) }
+                let result = await Result(catching: { () async throws(TileProviderError) in try await provider.requestTile(request) })
                 completion(Self.outcome(result, key: key))
             }
             return nil
@@ -102,16 +102,5 @@ extension TileOutcome {
     var cacheFill: CacheFillResult<TileOutcome> {
         if case .unavailable = self { return .doNotStore(self) }
         return .store(self, cost: cost)
-    }
-}
-
-extension Result where Failure == TileProviderError {
-    /// Runs an async throwing body into a Result.
-    init(_ body: () async throws(TileProviderError) -> Success) async {
-        do {
-            self = .success(try await body())
-        } catch {
-            self = .failure(error)
-        }
     }
 }

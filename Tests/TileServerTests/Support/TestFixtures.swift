@@ -58,7 +58,7 @@ enum Fixtures {
         \(extraYAML)
         """
         let configuration = try configuration(yaml, in: folder)
-        return TileService(state: try ServiceState(configuration: configuration), logger: logger)
+        return TileService(state: try ServiceState(configuration: configuration, logger: logger), logger: logger)
     }
 }
 
