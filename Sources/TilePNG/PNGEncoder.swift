@@ -24,6 +24,8 @@ public struct PNGEncoder: Sendable, Equatable {
     /// RGB), min of 3 runs on a shared 2-core box: level 6 + adaptive filters gives
     /// 14.96 MB, 3.8% larger than level 9 + adaptive (14.41 MB) at ~5× the speed
     /// (≈10 ms vs ≈49 ms per tile); level 2 + up is ≈3 ms per tile but 15% larger.
+    /// A 512 px mosaic of the four z1 tiles: 287,309 B in ≈50 ms at level 6 vs
+    /// 279,961 B (2.6% smaller) in ≈234 ms at level 9; decoding either takes ≈5 ms.
     public static let defaultCompressionLevel = 6
     /// Default filter choice; see `defaultCompressionLevel` for the measurement.
     public static let defaultFilter = Filter.adaptive

@@ -28,13 +28,17 @@ extension RGBAImage {
             }
         }
         var pixels = [UInt8](repeating: 0, count: pixelCount * bytesPerPixel)
-        for index in stride(from: 0, to: pixels.count, by: bytesPerPixel) {
-            let alpha = accumulator[index + 3]
-            guard alpha > 0 else { continue }
-            pixels[index + 3] = channel(alpha * 255)
-            pixels[index] = channel(accumulator[index] / alpha)
-            pixels[index + 1] = channel(accumulator[index + 1] / alpha)
-            pixels[index + 2] = channel(accumulator[index + 2] / alpha)
+        accumulator.withUnsafeBufferPointer { sums in
+            pixels.withUnsafeMutableBufferPointer { output in
+                for index in stride(from: 0, to: output.count, by: bytesPerPixel) {
+                    let alpha = sums[index + 3]
+                    guard alpha > 0 else { continue }
+                    output[index + 3] = channel(alpha * 255)
+                    output[index] = channel(sums[index] / alpha)
+                    output[index + 1] = channel(sums[index + 1] / alpha)
+                    output[index + 2] = channel(sums[index + 2] / alpha)
+                }
+            }
         }
         return RGBAImage(uncheckedWidth: base.width, height: base.height, pixels: pixels)
     }
