@@ -17,27 +17,27 @@ import Testing
         }
     }
 
-    @Test func defaultsForEverything() throws {
+    @Test func defaultsForEverything() async throws {
         let configuration = try load("layers: []")
         #expect(configuration.server == ServerSettings())
         #expect(configuration.server.port == 8080)
         #expect(configuration.server.cors == "*")
     }
 
-    @Test func shippedConfigurationLoads() throws {
+    @Test func shippedConfigurationLoads() async throws {
         let configuration = try Configuration.load(file: Fixtures.packageRoot + "/config/tilelayer.yml", environment: [:])
         #expect(configuration.layers.first?.name == "world")
         #expect(configuration.layers.first?.isDefault == true)
         #expect(try ServiceState(configuration: configuration, logger: Fixtures.logger).layers.defaultLayer?.name == "world")
     }
 
-    @Test func relativePathsAreRelativeToTheFile() throws {
+    @Test func relativePathsAreRelativeToTheFile() async throws {
         folder.write("tiles/0/0/0.png", Fixtures.worldTile(0, 0, 0))
         let configuration = try load("layers:\n  - {name: a, source: {type: directory, path: tiles}}")
         #expect(configuration.layers[0].source == .directory(path: folder.path + "/tiles", template: "{z}/{x}/{y}.png"))
     }
 
-    @Test func environmentTokenWins() throws {
+    @Test func environmentTokenWins() async throws {
         folder.write("c.yml", Array("server: {adminToken: fromfile}\nlayers: []\n".utf8))
         let configuration = try Configuration.load(file: folder.path + "/c.yml", environment: ["TILELAYER_ADMIN_TOKEN": "fromenv"])
         #expect(configuration.server.adminToken == "fromenv")

@@ -6,9 +6,9 @@ import TileHTTP
 @Suite struct TileServiceTests {
     let folder = TemporaryFolder()
 
-    @Test func servesTheFileByteForByteWithHeaders() throws {
+    @Test func servesTheFileByteForByteWithHeaders() async throws {
         let service = try Fixtures.service(folder: folder)
-        let response = try service.get("/3/4/2.png")
+        let response = try await service.get("/3/4/2.png")
         #expect(response.status == .ok)
         #expect(response.body == Fixtures.worldTile(3, 4, 2))
         #expect(response.headers[.contentType] == "image/png")
@@ -17,31 +17,31 @@ import TileHTTP
         #expect(response.headers[.eTag] == ContentHash.etag(of: Fixtures.worldTile(3, 4, 2)))
         let mtime = try FileManager.default.attributesOfItem(atPath: Fixtures.worldFolder + "/3/4/2.png")[.modificationDate] as! Date
         #expect(response.headers[.lastModified] == HTTPDate.format(secondsSince1970: Int(mtime.timeIntervalSince1970)))
-        #expect(try service.get("/world/3/4/2.png").body == response.body)
+        #expect(try await service.get("/world/3/4/2.png").body == response.body)
     }
 
-    @Test func xWrapsAroundTheWorld() throws {
+    @Test func xWrapsAroundTheWorld() async throws {
         let service = try Fixtures.service(folder: folder)
-        #expect(try service.get("/2/5/1.png").body == Fixtures.worldTile(2, 1, 1))
-        #expect(try service.get("/2/4/1.png").body == Fixtures.worldTile(2, 0, 1))
-        #expect(try service.get("/0/7/0.png").body == Fixtures.worldTile(0, 0, 0))
+        #expect(try await service.get("/2/5/1.png").body == Fixtures.worldTile(2, 1, 1))
+        #expect(try await service.get("/2/4/1.png").body == Fixtures.worldTile(2, 0, 1))
+        #expect(try await service.get("/0/7/0.png").body == Fixtures.worldTile(0, 0, 0))
     }
 
     @Test(arguments: ["/4/0/0.png", "/2/0/4.png", "/world/9/0/0.png", "/nope/0/0/0.png", "/nope.json", "/a/b", "/0/0/0.jpg"])
-    func outOfRangeAndUnknownAre404(_ path: String) throws {
-        let response = try Fixtures.service(folder: folder).get(path)
+    func outOfRangeAndUnknownAre404(_ path: String) async throws {
+        let response = try await Fixtures.service(folder: folder).get(path)
         #expect(response.status == .notFound)
         #expect(!response.body.isEmpty)
     }
 
     @Test(arguments: ["/0/a/0.png", "/0/0/b.png", "/world/0/0/-1.png", "/world/z/0/0.png"])
-    func notANumberIs400(_ path: String) throws {
-        let response = try Fixtures.service(folder: folder).get(path)
+    func notANumberIs400(_ path: String) async throws {
+        let response = try await Fixtures.service(folder: folder).get(path)
         #expect(response.status == .badRequest)
         #expect(String(decoding: response.body, as: UTF8.self).contains("is not a number"))
     }
 
-    @Test func missingFileIsNoTile404Cacheable() throws {
+    @Test func missingFileIsNoTile404Cacheable() async throws {
         let tiles = TemporaryFolder()
         tiles.write("0/0/0.png", Fixtures.worldTile(0, 0, 0))
         let service = try Fixtures.service(extraYAML: """
@@ -50,12 +50,12 @@ import TileHTTP
             maxZoom: 2
             maxAge: 600
         """, folder: folder)
-        let response = try service.get("/sparse/1/0/0.png")
+        let response = try await service.get("/sparse/1/0/0.png")
         #expect(response.status == .notFound)
         #expect(response.headers[.cacheControl] == "public, max-age=600")
     }
 
-    @Test func emptyTileVariants() throws {
+    @Test func emptyTileVariants() async throws {
         let tiles = TemporaryFolder()
         tiles.write("0/0/0.png", Fixtures.worldTile(0, 0, 0))
         let service = try Fixtures.service(extraYAML: """
@@ -68,15 +68,15 @@ import TileHTTP
             maxZoom: 2
             emptyTile: "204"
         """, folder: folder)
-        let blank = try service.get("/blank/1/1/1.png")
+        let blank = try await service.get("/blank/1/1/1.png")
         #expect(blank.status == .ok)
         #expect(blank.body == TransparentTile.png256)
         #expect(blank.headers[.eTag] != nil)
-        #expect(try service.get("/nocontent/1/1/1.png").status == .noContent)
-        #expect(try service.get("/nocontent/1/1/1.png").body.isEmpty)
+        #expect(try await service.get("/nocontent/1/1/1.png").status == .noContent)
+        #expect(try await service.get("/nocontent/1/1/1.png").body.isEmpty)
     }
 
-    @Test func nonPNGFileIs502() throws {
+    @Test func nonPNGFileIs502() async throws {
         let tiles = TemporaryFolder()
         tiles.write("0/0/0.png", Array("<html>not a tile</html>".utf8))
         let service = try Fixtures.service(extraYAML: """
@@ -84,27 +84,27 @@ import TileHTTP
             source: {type: directory, path: \(tiles.path)}
             maxZoom: 0
         """, folder: folder)
-        let response = try service.get("/broken/0/0/0.png")
+        let response = try await service.get("/broken/0/0/0.png")
         #expect(response.status == .badGateway)
         #expect(String(decoding: response.body, as: UTF8.self).contains("not a PNG"))
     }
 
-    @Test func conditionalRequestsGet304() throws {
+    @Test func conditionalRequestsGet304() async throws {
         let service = try Fixtures.service(folder: folder)
-        let first = try service.get("/1/0/0.png")
+        let first = try await service.get("/1/0/0.png")
         let etag = try #require(first.headers[.eTag])
         let lastModified = try #require(first.headers[.lastModified])
         for headers: HTTPHeaders in [[.ifNoneMatch: etag], [.ifNoneMatch: "W/\(etag)"], [.ifNoneMatch: "\"zz\", \(etag)"],
                                      [.ifNoneMatch: "*"], [.ifModifiedSince: lastModified]] {
-            let response = try service.get("/1/0/0.png", headers: headers)
+            let response = try await service.get("/1/0/0.png", headers: headers)
             #expect(response.status == .notModified)
             #expect(response.headers[.eTag] == etag)
         }
-        #expect(try service.get("/1/0/0.png", headers: [.ifNoneMatch: "\"other\""]).status == .ok)
-        #expect(try service.get("/1/0/0.png", headers: [.ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT"]).status == .ok)
+        #expect(try await service.get("/1/0/0.png", headers: [.ifNoneMatch: "\"other\""]).status == .ok)
+        #expect(try await service.get("/1/0/0.png", headers: [.ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT"]).status == .ok)
     }
 
-    @Test func etagIsAStableContentHash() throws {
+    @Test func etagIsAStableContentHash() async throws {
         // The same bytes give the same tag in another process: a fixed XXH64 value.
         #expect(ContentHash.xxh64([UInt8]()) == 0xEF46_DB37_51D8_E999)
         #expect(ContentHash.xxh64(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
@@ -116,21 +116,21 @@ import TileHTTP
             source: {type: directory, path: \(copy.path)}
             maxZoom: 0
         """, folder: folder)
-        #expect(try service.get("/copy/0/0/0.png").headers[.eTag] == service.get("/1/1/0.png").headers[.eTag])
+        #expect(try await service.get("/copy/0/0/0.png").headers[.eTag] == service.get("/1/1/0.png").headers[.eTag])
     }
 
-    @Test func methodsOtherThanReadsAre405WithAllow() throws {
+    @Test func methodsOtherThanReadsAre405WithAllow() async throws {
         let service = try Fixtures.service(folder: folder)
         for method in [HTTPMethod.post, .put, .delete, HTTPMethod("PATCH")] {
-            let response = try service.get("/0/0/0.png", method: method)
+            let response = try await service.get("/0/0/0.png", method: method)
             #expect(response.status == .methodNotAllowed)
             #expect(response.headers[.allow] == "GET, HEAD, OPTIONS")
         }
     }
 
-    @Test func optionsIsACORSPreflight() throws {
+    @Test func optionsIsACORSPreflight() async throws {
         let service = try Fixtures.service(folder: folder)
-        let response = try service.get("/0/0/0.png", method: .options,
+        let response = try await service.get("/0/0/0.png", method: .options,
                                        headers: [HTTPHeaderName("Access-Control-Request-Headers"): "if-none-match"])
         #expect(response.status == .noContent)
         #expect(response.headers[.accessControlAllowOrigin] == "*")
@@ -138,21 +138,21 @@ import TileHTTP
         #expect(response.headers[.accessControlAllowHeaders] == "if-none-match")
     }
 
-    @Test func corsOriginIsConfigurableAndCanBeOff() throws {
+    @Test func corsOriginIsConfigurableAndCanBeOff() async throws {
         let custom = try Fixtures.service(server: ", cors: \"https://app.example\"", folder: folder)
-        #expect(try custom.get("/0/0/0.png").headers[.accessControlAllowOrigin] == "https://app.example")
+        #expect(try await custom.get("/0/0/0.png").headers[.accessControlAllowOrigin] == "https://app.example")
         let off = try Fixtures.service(server: ", cors: \"\"", folder: TemporaryFolder())
-        #expect(try off.get("/0/0/0.png").headers[.accessControlAllowOrigin] == nil)
+        #expect(try await off.get("/0/0/0.png").headers[.accessControlAllowOrigin] == nil)
     }
 
-    @Test func healthz() throws {
-        let response = try Fixtures.service(folder: folder).get("/healthz")
+    @Test func healthz() async throws {
+        let response = try await Fixtures.service(folder: folder).get("/healthz")
         #expect(response.status == .ok)
         #expect(String(decoding: response.body, as: UTF8.self) == "ok\n")
     }
 
-    @Test func indexPageListsLayers() throws {
-        let response = try Fixtures.service(folder: folder).get("/")
+    @Test func indexPageListsLayers() async throws {
+        let response = try await Fixtures.service(folder: folder).get("/")
         #expect(response.headers[.contentType] == "text/html; charset=utf-8")
         #expect(String(decoding: response.body, as: UTF8.self).contains("/world.json"))
     }

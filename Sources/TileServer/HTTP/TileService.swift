@@ -1,7 +1,6 @@
 // TileServer: the application. A request becomes a route, the route a layer and a provider call,
 // the provider's answer an HTTP response. Testable as a plain function (`handle`), no sockets.
 
-import Dispatch
 import Logging
 import TileCache
 import TileHTTP
@@ -53,9 +52,8 @@ public final class TileService: HTTPResponder {
     /// Methods every read-only route answers.
     static let readMethods = "GET, HEAD, OPTIONS"
 
-    /// The answer to `request`, waiting for asynchronous sources (tests and tools; the server
-    /// uses `respond`, which never waits).
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    /// The answer to a request for anything but a tile (those go through the pipeline).
+    private func handle(_ request: HTTPRequest) -> HTTPResponse {
         let (route, early) = classify(request)
         if let early { return early }
         switch route {
@@ -63,7 +61,7 @@ public final class TileService: HTTPResponder {
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
-        case .tile(let tile): return waitForTile(request, tile)
+        case .tile: return errorResponse(.internalServerError, "tile routes are answered by tileResponse")
         }
     }
 
@@ -96,27 +94,13 @@ public final class TileService: HTTPResponder {
 }
 
 extension TileService {
-    /// Blocks the calling thread until the tile answer is ready (never call on the concurrency pool).
-    private func waitForTile(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse {
-        let box = ResponseBox()
-        if let now = tileResponse(request, route, completion: { box.set($0) }) { return now }
-        return box.wait()
-    }
-}
-
-/// One response handed from a completion to a waiting thread.
-private final class ResponseBox: @unchecked Sendable {
-    // `response` is written once before `ready` is signalled and read only after the wait.
-    private var response: HTTPResponse?
-    private let ready = DispatchSemaphore(value: 0)
-
-    func set(_ value: HTTPResponse) {
-        response = value
-        ready.signal()
-    }
-
-    func wait() -> HTTPResponse {
-        ready.wait()
-        return response!
+    /// The answer to `request`, awaited (tests and tools; the server uses `respond`).
+    public func response(to request: HTTPRequest) async -> HTTPResponse {
+        await withCheckedContinuation { continuation in
+            let context = HTTPRequestContext(peer: "local")
+            if let now = respond(to: request, context: context, completion: { continuation.resume(returning: $0) }) {
+                continuation.resume(returning: now)
+            }
+        }
     }
 }

@@ -64,10 +64,10 @@ enum Fixtures {
 
 extension TileService {
     /// `handle` for a GET (or another method) of `target` with extra headers.
-    func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders()) throws -> HTTPResponse {
+    func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders()) async throws -> HTTPResponse {
         var all = headers
         if all[.host] == nil { all.add(.host, "localhost:8080") }
-        return handle(try HTTPRequest(method: method, target: target, headers: all))
+        return await response(to: try HTTPRequest(method: method, target: target, headers: all))
     }
 }
 
