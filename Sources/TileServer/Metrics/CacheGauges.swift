@@ -1,0 +1,35 @@
+import Prometheus
+import Synchronization
+import TileCache
+
+/// The memory cache's totals as Prometheus series, brought up to date when `/metrics` is read
+/// (the cache keeps its own counters; nothing is added to the lookup path).
+final class CacheGauges: Sendable {
+    private let bytes: Gauge
+    private let entries: Gauge
+    private let capacity: Gauge
+    private let evictions: Counter
+    /// Evictions already added to `evictions`.
+    private let evictionsSeen = Mutex(0)
+
+    init(registry: PrometheusCollectorRegistry) {
+        func help(_ name: String) -> String { TileMetrics.help[name] ?? "" }
+        bytes = registry.makeGauge(name: TileMetrics.cacheBytes, help: help(TileMetrics.cacheBytes))
+        entries = registry.makeGauge(name: TileMetrics.cacheEntries, help: help(TileMetrics.cacheEntries))
+        capacity = registry.makeGauge(name: TileMetrics.cacheCapacity, help: help(TileMetrics.cacheCapacity))
+        evictions = registry.makeCounter(name: TileMetrics.cacheEvictions, help: help(TileMetrics.cacheEvictions))
+    }
+
+    /// Sets the series from a snapshot.
+    func update(from statistics: CacheStatistics) {
+        bytes.set(Double(statistics.bytes))
+        entries.set(Double(statistics.count))
+        capacity.set(Double(statistics.capacity))
+        let added = evictionsSeen.withLock { seen in
+            let added = max(0, statistics.evictions - seen)
+            seen = max(seen, statistics.evictions)
+            return added
+        }
+        if added > 0 { evictions.increment(by: Int64(added)) }
+    }
+}
