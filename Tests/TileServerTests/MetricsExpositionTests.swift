@@ -46,7 +46,8 @@ import TileHTTP
 
     @Test func rendersAnInjectedRegistryWithEverythingInIt() throws {
         let registry = PrometheusCollectorRegistry()
-        registry.makeCounter(name: "elsewhere_total", labels: [("kind", "a\"b\\c\nd")]).increment(by: Int64(3))
+        let elsewhere = MetricNameDescriptor(metricName: "elsewhere", unitName: "total", helpText: "Another library's.")
+        registry.makeCounter(descriptor: elsewhere, labels: [("kind", "a\"b\\c\nd")]).increment(by: Int64(3))
         let configuration = try Fixtures.configuration("""
             layers:
               - {name: world, default: true, source: {type: directory, path: \(Fixtures.worldFolder)}}
@@ -55,6 +56,7 @@ import TileHTTP
                                   logger: Fixtures.logger, metrics: registry)
         let page = try scrape(service)
         #expect(page.value("elsewhere_total", ["kind": "a\"b\\c\nd"]) == 3)
+        #expect(page.help["elsewhere_total"] == "Another library's.")
         #expect(page.types["tilelayer_cache_hits_total"] == "counter")
     }
 

@@ -13,11 +13,13 @@ final class CacheGauges: Sendable {
     private let evictionsSeen = Mutex(0)
 
     init(registry: PrometheusCollectorRegistry) {
-        func help(_ name: String) -> String { TileMetrics.help[name] ?? "" }
-        bytes = registry.makeGauge(name: TileMetrics.cacheBytes, help: help(TileMetrics.cacheBytes))
-        entries = registry.makeGauge(name: TileMetrics.cacheEntries, help: help(TileMetrics.cacheEntries))
-        capacity = registry.makeGauge(name: TileMetrics.cacheCapacity, help: help(TileMetrics.cacheCapacity))
-        evictions = registry.makeCounter(name: TileMetrics.cacheEvictions, help: help(TileMetrics.cacheEvictions))
+        func described(_ name: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(metricName: name, unitName: "", helpText: TileMetrics.help[name] ?? "")
+        }
+        bytes = registry.makeGauge(descriptor: described(TileMetrics.cacheBytes))
+        entries = registry.makeGauge(descriptor: described(TileMetrics.cacheEntries))
+        capacity = registry.makeGauge(descriptor: described(TileMetrics.cacheCapacity))
+        evictions = registry.makeCounter(descriptor: described(TileMetrics.cacheEvictions))
     }
 
     /// Sets the series from a snapshot.
