@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // Pure Web Mercator tile and camera geometry.
@@ -22,7 +24,11 @@ let package = Package(
         // HTTP/1.1 over Sockets and Dispatch; knows no tiles.
         .target(
             name: "TileHTTP",
-            dependencies: ["Sockets", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Sockets",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
         // System libraries (Debian: libpng-dev, libsqlite3-dev; zlib comes with libpng).
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -40,6 +46,7 @@ let package = Package(
                 "TileGeometry", "TilePNG", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // App glue: configuration, routes, layers, the tile service.
@@ -49,6 +56,8 @@ let package = Package(
                 "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The command line.
@@ -58,6 +67,8 @@ let package = Package(
                 "TileServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
@@ -68,7 +79,10 @@ let package = Package(
         .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG"]),
         .testTarget(
             name: "TileServerTests",
-            dependencies: ["TileServer", "TileHTTP", "TileProviders", "TileGeometry", "Sockets"]
+            dependencies: [
+                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "Sockets", "TileLayerCLI",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// Free text for the access log (a cache hit or miss, say); never sent.
     public var note: String?
+    /// The application's name for the kind of request answered ("tile", "health"), used as a
+    /// metrics label: a small fixed set, never the raw path. Nil counts as "other"; never sent.
+    public var route: String?
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -2,12 +2,14 @@ import Dispatch
 import Logging
 
 extension HTTPServer {
-    /// One access-log line per answered request.
+    /// Counts every answered request, and writes one access-log line for it.
     func requestFinished(
         peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: DispatchTime
     ) {
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds
+        metrics.record(route: response.route, status: Int(response.status.code), bytes: bytes, nanoseconds: nanoseconds)
         guard configuration.accessLog else { return }
-        let micros = (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000
+        let micros = nanoseconds / 1000
         var metadata: Logger.Metadata = [
             "peer": "\(peer)", "method": "\(method)", "path": "\(target)", "status": "\(response.status.code)",
             "bytes": "\(bytes)", "micros": "\(micros)",

@@ -17,6 +17,8 @@ public final class HTTPServer: @unchecked Sendable {
     public let responder: any HTTPResponder
     /// The server's logger.
     public let logger: Logger
+    /// Request and connection metrics.
+    public let metrics: HTTPServerMetrics
 
     let dateCache = HTTPDateCache()
     private let acceptQueue = DispatchQueue(label: "tilelayer.http.accept")
@@ -37,11 +39,16 @@ public final class HTTPServer: @unchecked Sendable {
             + "Retry-After: 1\r\nContent-Length: 41\r\nConnection: close\r\n\r\n"
             + "too many connections, try again shortly\r\n").utf8)
 
-    /// A server that will answer with `responder`.
-    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+    /// A server that will answer with `responder`, counting into `metrics` (by default
+    /// through swift-metrics' global factory).
+    public init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
+        metrics: HTTPServerMetrics = HTTPServerMetrics()
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Whether a graceful shutdown has begun.
@@ -105,12 +112,14 @@ public final class HTTPServer: @unchecked Sendable {
                 _ = withUnsafePointer(to: &vector) { socket.write(UnsafeBufferPointer(start: $0, count: 1)) }
             }
             socket.close()
+            metrics.connectionRejected()
             logger.warning("connection limit reached; answered 503", metadata: ["limit": "\(configuration.maxConnections)"])
             return
         }
         let queue = DispatchQueue(label: "tilelayer.http.connection", target: .global())
         let connection = HTTPConnection(socket: socket, peer: peer, server: self, queue: queue)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+        metrics.connectionOpened()
         connection.start()
     }
 
@@ -128,7 +137,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
-        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+        let removed = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+        if removed != nil { metrics.connectionClosed() }
     }
 
     /// Stops accepting, lets requests in flight finish, closes idle connections, and calls

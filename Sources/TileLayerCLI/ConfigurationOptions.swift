@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoreMetrics
 import Logging
+import Prometheus
 import TileServer
 
 #if canImport(Glibc)
@@ -23,15 +25,31 @@ enum ConfigurationOptions {
         }
     }
 
-    /// Sends logs to standard error at `level`; returns the application logger.
-    static func bootstrapLogging(level: String) -> Logger {
+    /// Sends logs to standard error at `level`, as text or one JSON object per line;
+    /// returns the application logger.
+    static func bootstrapLogging(level: String, format: LogFormat = .text) -> Logger {
         let logLevel = Logger.Level(rawValue: level) ?? .info
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel
-            return handler
+            switch format {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = logLevel
+                return handler
+            case .json:
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = logLevel
+                return handler
+            }
         }
         return Logger(label: "tilelayer")
+    }
+
+    /// Sends every swift-metrics metric of the process to a Prometheus registry, which
+    /// `/metrics` renders; returns the registry.
+    static func bootstrapMetrics() -> PrometheusCollectorRegistry {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(TileMetrics.makeFactory(registry: registry))
+        return registry
     }
 }
 

@@ -27,11 +27,13 @@ struct ServeCommand: ParsableCommand {
         var configuration = try ConfigurationOptions.load(config)
         if let host { configuration.server.host = host }
         if let port { configuration.server.port = port }
-        let logger = ConfigurationOptions.bootstrapLogging(level: configuration.server.logLevel)
+        let logger = ConfigurationOptions.bootstrapLogging(
+            level: configuration.server.logLevel, format: configuration.server.logFormat)
+        let metrics = ConfigurationOptions.bootstrapMetrics()
         let runner: ServerRunner
         let boundPort: Int
         do {
-            runner = try ServerRunner(configuration: configuration, logger: logger)
+            runner = try ServerRunner(configuration: configuration, logger: logger, metrics: metrics)
             boundPort = try runner.start()
         } catch {
             printError("tilelayer: \(error)")

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Prometheus
 import Sockets
 import TileHTTP
 
@@ -24,17 +25,24 @@ public final class ServerRunner: @unchecked Sendable {
     /// Seconds in-flight requests get to finish on SIGTERM/SIGINT.
     public static let shutdownGracePeriod = 10.0
 
-    /// Builds every layer; a source that cannot work is a `ConfigurationError`.
-    public init(configuration: Configuration, logger: Logger) throws(ConfigurationError) {
-        let state = try ServiceState(configuration: configuration, logger: logger)
+    /// Builds every layer; a source that cannot work is a `ConfigurationError`. Every metric
+    /// (HTTP, cache, sources) goes to `metrics`, which `/metrics` renders; without one, to a
+    /// registry of the service's own.
+    public init(
+        configuration: Configuration, logger: Logger, metrics: PrometheusCollectorRegistry? = nil
+    ) throws(ConfigurationError) {
+        let registry = metrics ?? PrometheusCollectorRegistry()
+        let factory = TileMetrics.makeFactory(registry: registry)
+        let state = try ServiceState(configuration: configuration, logger: logger, metrics: factory)
         let settings = configuration.server
-        service = TileService(state: state, logger: logger)
+        service = TileService(state: state, logger: logger, metrics: registry)
         let http = HTTPServerConfiguration(
             host: settings.host, port: settings.port,
             limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes),
             maxConnections: settings.maxConnections, headerTimeout: settings.headerSeconds,
             idleTimeout: settings.idleSeconds, accessLog: settings.accessLog)
-        server = HTTPServer(configuration: http, responder: service, logger: logger)
+        server = HTTPServer(configuration: http, responder: service, logger: logger,
+                            metrics: TileMetrics.httpServerMetrics(factory: factory))
         self.logger = logger
     }
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CoreMetrics
 import Foundation
 import Logging
 import NIOCore
@@ -15,27 +16,35 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
     private let settings: UpstreamSettings
     private let client: HTTPClient
     private let logger: Logger
+    private let metrics: UpstreamMetrics
 
-    /// A provider over a parsed template.
-    public convenience init(template: URLTemplate, settings: UpstreamSettings = UpstreamSettings(), logger: Logger) {
-        self.init(settings: settings, logger: logger) { template.url(for: $0) }
+    /// A provider over a parsed template, counting upstream requests and failures in `metrics`.
+    public convenience init(
+        template: URLTemplate, settings: UpstreamSettings = UpstreamSettings(), logger: Logger,
+        metrics: UpstreamMetrics = UpstreamMetrics()
+    ) {
+        self.init(settings: settings, logger: logger, metrics: metrics) { template.url(for: $0) }
     }
 
     /// A provider over a URL constructor, exactly like `GMSURLTileLayer(urlConstructor:)`:
     /// return the tile's URL, or nil for "no tile here".
     public convenience init(
         urlConstructor: @escaping @Sendable (_ x: Int, _ y: Int, _ zoom: Int) -> URL?,
-        settings: UpstreamSettings = UpstreamSettings(), logger: Logger
+        settings: UpstreamSettings = UpstreamSettings(), logger: Logger, metrics: UpstreamMetrics = UpstreamMetrics()
     ) {
-        self.init(settings: settings, logger: logger) { request in
+        self.init(settings: settings, logger: logger, metrics: metrics) { request in
             urlConstructor(request.tile.x, request.tile.y, request.tile.z)?.absoluteString
         }
     }
 
-    private init(settings: UpstreamSettings, logger: Logger, resolve: @escaping @Sendable (TileRequest) -> String?) {
+    private init(
+        settings: UpstreamSettings, logger: Logger, metrics: UpstreamMetrics,
+        resolve: @escaping @Sendable (TileRequest) -> String?
+    ) {
         self.resolve = resolve
         self.settings = settings
         self.logger = logger
+        self.metrics = metrics
         var configuration = HTTPClient.Configuration(
             timeout: .init(connect: .milliseconds(Int64(settings.connectTimeout * 1000))),
             connectionPool: .init(idleTimeout: .seconds(60),
@@ -66,6 +75,7 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         for (name, value) in settings.headers { request.headers.add(name: name, value: value) }
         let outcome: Result<(status: UInt, retryAfter: String?, body: [UInt8]), any Error>
+        metrics.requestSent()
         do {
             let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.totalTimeout * 1000)))
             let body = try await response.body.collect(upTo: settings.maxBodyBytes)
@@ -76,9 +86,11 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
         }
         switch outcome {
         case .failure(let error):
+            metrics.failed(UpstreamFailureKind(error: error))
             logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
             return .unavailable(retryAfter: settings.retryAfter)
         case .success(let response):
+            if let failure = UpstreamFailureKind(status: response.status) { metrics.failed(failure) }
             switch response.status {
             case 200:
                 // The upstream's Last-Modified is not passed on: our ETag (a content hash) validates.

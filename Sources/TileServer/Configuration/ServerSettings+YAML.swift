@@ -31,12 +31,20 @@ extension ServerSettings {
             if let value = timeouts["headerSeconds"] { headerSeconds = try value.double(in: 0.1 ... 3600) }
             if let value = timeouts["idleSeconds"] { idleSeconds = try value.double(in: 0.1 ... 86400) }
         }
-        if let log = try keys["log"]?.mapping(allowed: ["level", "access"]) {
+        if let log = try keys["log"]?.mapping(allowed: ["level", "format", "access"]) {
             if let value = log["level"] {
                 let level = try value.string()
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
                 guard levels.contains(level) else { throw value.error("unknown level \"\(level)\" (one of \(levels.joined(separator: ", ")))") }
                 logLevel = level
+            }
+            if let value = log["format"] {
+                let name = try value.string()
+                guard let format = LogFormat(rawValue: name) else {
+                    let known = LogFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw value.error("unknown format \"\(name)\" (one of \(known))")
+                }
+                logFormat = format
             }
             if let value = log["access"] { accessLog = try value.bool() }
         }

@@ -26,6 +26,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var idleSeconds = 60.0
     /// Log level: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
+    /// Log line format: text or json.
+    public var logFormat = LogFormat.text
     /// Whether each request gets an access-log line.
     public var accessLog = true
 

@@ -21,6 +21,8 @@ public enum Route: Sendable, Equatable {
     case tileJSON(layer: String)
     /// `/{z}/{x}/{y}.png` and `/{layer}/{z}/{x}/{y}.png` (and `@2x`).
     case tile(TileRoute)
+    /// `/metrics`: Prometheus text exposition.
+    case metrics
 }
 
 /// The router's answer: a route, or why there is none.

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 
 /// What the service serves: settings and layers, frozen; a reload builds a new one.
@@ -13,11 +14,12 @@ public struct ServiceState: Sendable {
         self.layers = layers
     }
 
-    /// Builds the layers of `configuration`.
+    /// Builds the layers of `configuration`; upstream sources count into `metrics`.
     public init(
-        configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger
+        configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger,
+        metrics: any MetricsFactory = MetricsSystem.factory
     ) throws(ConfigurationError) {
         self.init(server: configuration.server,
-                  layers: try LayerTable.build(from: configuration, registry: registry, logger: logger))
+                  layers: try LayerTable.build(from: configuration, registry: registry, logger: logger, metrics: metrics))
     }
 }

@@ -24,10 +24,21 @@ extension TileService {
         case .failure(let problem): return errorResponse(.badRequest, problem.description)
         }
         let key = TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: variables)
-        let now = pipeline.outcome(for: key, layer: layer) { [self] result in
-            completion(answer(request, result, layer: layer, scale: route.scale))
+        let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
+            completion(answer(request, result, layer: layer, scale: route.scale, cacheUse: cacheUse))
         }
-        return now.map { answer(request, $0, layer: layer, scale: route.scale) }
+        return now.map { answer(request, $0.result, layer: layer, scale: route.scale, cacheUse: $0.cache) }
+    }
+
+    /// The answer for a pipeline result, noted with the cache's part for the access log.
+    private func answer(
+        _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int,
+        cacheUse: TileCacheUse
+    ) -> HTTPResponse {
+        var response = answer(request, result, layer: layer, scale: scale)
+        response.note = cacheUse.rawValue
+        response.route = MetricsRoute.tile
+        return response
     }
 
     private func answer(

@@ -1,7 +1,8 @@
 // TileServer: the application. A request becomes a route, the route a layer and a provider call,
-// the provider's answer an HTTP response. Testable as a plain function (`handle`), no sockets.
+// the provider's answer an HTTP response. Testable as a function (`response(to:)`), no sockets.
 
 import Logging
+import Prometheus
 import TileCache
 import TileHTTP
 import TileProviders
@@ -12,12 +13,21 @@ public final class TileService: HTTPResponder {
     public let state: ServiceState
     let logger: Logger
     let pipeline: TilePipeline
+    /// What `/metrics` shows: the injected registry, or one of the service's own.
+    public let metricsRegistry: PrometheusCollectorRegistry
+    let cacheGauges: CacheGauges
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
-    public init(state: ServiceState, logger: Logger) {
+    /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own).
+    public init(state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil) {
         self.state = state
         self.logger = logger
-        pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger)
+        let registry = metrics ?? PrometheusCollectorRegistry()
+        metricsRegistry = registry
+        let factory = TileMetrics.makeFactory(registry: registry)
+        pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger,
+                                metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory))
+        cacheGauges = CacheGauges(registry: registry)
     }
 
     /// Memory-cache statistics.
@@ -28,9 +38,11 @@ public final class TileService: HTTPResponder {
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let (route, early) = classify(request)
-        if let early { return early }
-        if case .tile(let tile) = route { return tileResponse(request, tile, completion: completion) }
-        return handle(request)
+        if let early { return early.labelled(route) }
+        if case .tile(let tile) = route {
+            return tileResponse(request, tile, completion: { completion($0.labelled(route)) })?.labelled(route)
+        }
+        return handle(request).labelled(route)
     }
 
     /// The route of a readable request, or the early answer (bad path, method, preflight).
@@ -44,8 +56,8 @@ public final class TileService: HTTPResponder {
                 return (matched, errorResponse(.methodNotAllowed, "method \(request.method) not allowed here (allowed: \(Self.readMethods))",
                                                extra: [(.allow, Self.readMethods)]))
             }
-        case .badRequest(let reason): return (.index, errorResponse(.badRequest, reason))
-        case .notFound(let reason): return (.index, errorResponse(.notFound, reason))
+        case .badRequest(let reason): return (.index, errorResponse(.badRequest, reason).labelled(MetricsRoute.other))
+        case .notFound(let reason): return (.index, errorResponse(.notFound, reason).labelled(MetricsRoute.other))
         }
     }
 
@@ -62,6 +74,7 @@ public final class TileService: HTTPResponder {
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile: return errorResponse(.internalServerError, "tile routes are answered by tileResponse")
+        case .metrics: return metricsPage()
         }
     }
 

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import TileGeometry
 import TileProviders
@@ -9,6 +10,8 @@ struct LayerBuilder {
     let file: String
     let registry: SourceRegistry
     let logger: Logger
+    /// Where upstream sources count requests and failures.
+    var metrics: any MetricsFactory = MetricsSystem.factory
 
     func error(_ subkey: String, _ message: String) -> ConfigurationError {
         ConfigurationError(file: file, key: "\(key).\(subkey)", message: message)
@@ -34,7 +37,8 @@ struct LayerBuilder {
                 variables = url.variables
                 source = url.isLocal
                     ? .sync(try FileTemplateTileProvider(template: template))
-                    : .async(URLTileProvider(template: template, settings: url.upstream, logger: logger))
+                    : .async(URLTileProvider(template: template, settings: url.upstream, logger: logger,
+                                           metrics: UpstreamMetrics(factory: metrics, dimensions: [("layer", settings.name)])))
             case .debug:
                 source = .sync(DebugTileProvider(tileSize: settings.tileSize))
             case .composite(let list):

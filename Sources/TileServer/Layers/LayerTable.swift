@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import TileGeometry
@@ -22,8 +23,10 @@ public struct LayerTable: Sendable {
     public subscript(name: String) -> Layer? { byName[name] }
 
     /// Builds every layer's source; a source that cannot work is a configuration error.
+    /// Upstream sources count into `metrics`.
     public static func build(
-        from configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger
+        from configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger,
+        metrics: any MetricsFactory = MetricsSystem.factory
     ) throws(ConfigurationError) -> LayerTable {
         var built: [String: Layer] = [:]
         var layers: [Layer] = []
@@ -31,7 +34,8 @@ public struct LayerTable: Sendable {
         let order = configuration.layers.indices.sorted { isComposite(configuration.layers[$0]) == false && isComposite(configuration.layers[$1]) }
         for index in order {
             let settings = configuration.layers[index]
-            let builder = LayerBuilder(key: "layers[\(index)]", file: configuration.file, registry: registry, logger: logger)
+            let builder = LayerBuilder(key: "layers[\(index)]", file: configuration.file, registry: registry, logger: logger,
+                                       metrics: metrics)
             let layer = try builder.build(settings, members: built)
             built[layer.name] = layer
         }

@@ -8,35 +8,57 @@ import TileProviders
 /// provider call. Errors and "not available now" are never stored.
 final class TilePipeline: Sendable {
     typealias Completion = @Sendable (Result<TileOutcome, TileFailure>) -> Void
+    /// A completion that is also told how the cache took part.
+    typealias NotedCompletion = @Sendable (Result<TileOutcome, TileFailure>, TileCacheUse) -> Void
 
     let cache: MemoryCache<TileKey, TileOutcome>
     let logger: Logger
+    /// Per-layer counters of hits, misses, joins, provider calls and renders.
+    let metrics: PipelineMetrics
 
-    init(cache: MemoryCache<TileKey, TileOutcome>, logger: Logger) {
+    init(cache: MemoryCache<TileKey, TileOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics()) {
         self.cache = cache
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// The outcome for `key`: returned at once when it is ready (a hit, a synchronous source),
     /// else nil and `completion` is called once, later, from any thread.
     func outcome(for key: TileKey, layer: Layer, completion: @escaping Completion) -> Result<TileOutcome, TileFailure>? {
-        guard layer.settings.cache.memory ?? true else { return produce(key, layer: layer, completion: completion) }
+        outcome(for: key, layer: layer, noting: { result, _ in completion(result) })?.result
+    }
+
+    /// `outcome(for:layer:completion:)`, telling also how the cache took part (hit, miss,
+    /// coalesced), and counting that per layer.
+    func outcome(
+        for key: TileKey, layer: Layer, noting completion: @escaping NotedCompletion
+    ) -> (result: Result<TileOutcome, TileFailure>, cache: TileCacheUse)? {
+        let counters = metrics[layer.name]
+        guard layer.settings.cache.memory ?? true else {
+            return produce(key, layer: layer, counters: counters) { completion($0, .bypass) }.map { ($0, .bypass) }
+        }
         switch cache.lookupOrJoin(key) {
         case .hit(let outcome):
-            return .success(outcome)
+            counters?.hits.increment()
+            return (.success(outcome), .hit)
         case .joined(let fill):
-            fill.onCompletion { completion(Self.failure(from: $0, key: key)) }
+            counters?.coalesced.increment()
+            fill.onCompletion { completion(Self.failure(from: $0, key: key), .coalesced) }
             return nil
         case .mustFill(let token):
+            counters?.misses.increment()
             let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [cache] result in
+                if case .success(let outcome) = result, case .store(_, let cost) = outcome.cacheFill {
+                    counters?.storedBytes.increment(by: cost)
+                }
                 cache.complete(token, with: result.map(\.cacheFill).mapError { $0 as any Error })
             }
-            let now = produce(key, layer: layer) { result in
+            let now = produce(key, layer: layer, counters: counters) { result in
                 store(result)
-                completion(result)
+                completion(result, .miss)
             }
             if let now { store(now) }
-            return now
+            return now.map { ($0, .miss) }
         }
     }
 
@@ -60,13 +82,17 @@ final class TilePipeline: Sendable {
     }
 
     /// Makes the outcome without the cache: the source's own tile, or a derived one.
-    private func produce(_ key: TileKey, layer: Layer, completion: @escaping Completion) -> Result<TileOutcome, TileFailure>? {
+    private func produce(
+        _ key: TileKey, layer: Layer, counters: LayerMetrics?, completion: @escaping Completion
+    ) -> Result<TileOutcome, TileFailure>? {
         let native = (key.scale == 1) == (layer.settings.tileSize == 256)
         guard native else {
+            counters?.renders.increment()
             Task { completion(await TileRenderer(pipeline: self, logger: logger).derived(key, layer: layer)) }
             return nil
         }
         let request = TileRequest(tile: key.tile, variables: key.variables)
+        counters?.providerCalls.increment()
         switch layer.source {
         case .sync(let provider):
             return Self.outcome(Result { () throws(TileProviderError) in try provider.tile(for: request) }, key: key)

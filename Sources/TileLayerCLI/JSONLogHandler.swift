@@ -1,0 +1,125 @@
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A swift-log handler writing one JSON object per line (`server.log.format: json`):
+/// `time` (RFC 3339, UTC, milliseconds), `level`, `logger`, `message`, then the metadata
+/// (merged: handler, provider, call site), each line in one `write` so lines never interleave.
+struct JSONLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    private let descriptor: Int32
+
+    /// Keys of the line itself; metadata with one of these names is written as `meta.NAME`.
+    static let reservedKeys: Set<String> = ["time", "level", "logger", "message"]
+
+    /// A handler writing to `descriptor` (standard error by default).
+    init(label: String, descriptor: Int32 = STDERR_FILENO, metadataProvider: Logger.MetadataProvider? = nil) {
+        self.label = label
+        self.descriptor = descriptor
+        self.metadataProvider = metadataProvider
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        let line = Self.line(time: Self.now(), level: event.level, label: label, message: "\(event.message)",
+                             metadata: merged)
+        let bytes = Array(line.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// One JSON line, newline included; metadata keys in sorted order.
+    static func line(time: String, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
+        var out = "{\"time\":"
+        appendString(time, to: &out)
+        out += ",\"level\":"
+        appendString(level.rawValue, to: &out)
+        out += ",\"logger\":"
+        appendString(label, to: &out)
+        out += ",\"message\":"
+        appendString(message, to: &out)
+        for key in metadata.keys.sorted() {
+            out += ","
+            appendString(reservedKeys.contains(key) ? "meta.\(key)" : key, to: &out)
+            out += ":"
+            appendValue(metadata[key]!, to: &out)
+        }
+        out += "}\n"
+        return out
+    }
+
+    private static func appendValue(_ value: Logger.Metadata.Value, to out: inout String) {
+        switch value {
+        case .string(let text): appendString(text, to: &out)
+        case .stringConvertible(let thing): appendString(thing.description, to: &out)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                appendValue(item, to: &out)
+            }
+            out += "]"
+        case .dictionary(let entries):
+            out += "{"
+            for (index, key) in entries.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                appendString(key, to: &out)
+                out += ":"
+                appendValue(entries[key]!, to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// Now as RFC 3339 in UTC with milliseconds: `2025-01-31T12:34:56.789Z`.
+    static func now() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return timestamp(seconds: spec.tv_sec, milliseconds: Int(spec.tv_nsec / 1_000_000))
+    }
+
+    /// `seconds` since 1970 and `milliseconds` as RFC 3339 in UTC.
+    static func timestamp(seconds: time_t, milliseconds: Int) -> String {
+        var time = seconds
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
+    }
+}

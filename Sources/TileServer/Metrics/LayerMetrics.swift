@@ -1,0 +1,46 @@
+import CoreMetrics
+
+/// One layer's tile-pipeline counters, made when the service is built.
+struct LayerMetrics: Sendable {
+    /// Lookups answered from the memory cache.
+    let hits: Counter
+    /// Lookups that started a fill.
+    let misses: Counter
+    /// Lookups that joined a fill already under way.
+    let coalesced: Counter
+    /// Bytes charged to the memory cache for stored outcomes (body and bookkeeping).
+    let storedBytes: Counter
+    /// Calls to the layer's source for a native tile.
+    let providerCalls: Counter
+    /// Derived tiles made (`@2x`, downscales).
+    let renders: Counter
+
+    init(layer: String, factory: any MetricsFactory) {
+        let dimensions = [("layer", layer)]
+        hits = Counter(label: TileMetrics.cacheHits, dimensions: dimensions, factory: factory)
+        misses = Counter(label: TileMetrics.cacheMisses, dimensions: dimensions, factory: factory)
+        coalesced = Counter(label: TileMetrics.cacheCoalesced, dimensions: dimensions, factory: factory)
+        storedBytes = Counter(label: TileMetrics.cacheStoredBytes, dimensions: dimensions, factory: factory)
+        providerCalls = Counter(label: TileMetrics.providerCalls, dimensions: dimensions, factory: factory)
+        renders = Counter(label: TileMetrics.renders, dimensions: dimensions, factory: factory)
+    }
+}
+
+/// Every layer's counters, built once and then only read (no lock).
+struct PipelineMetrics: Sendable {
+    private let byLayer: [String: LayerMetrics]
+
+    /// Counters for `layers`, made by `factory`.
+    init(layers: [String], factory: any MetricsFactory) {
+        var byLayer: [String: LayerMetrics] = [:]
+        for name in layers { byLayer[name] = LayerMetrics(layer: name, factory: factory) }
+        self.byLayer = byLayer
+    }
+
+    /// No counters (a pipeline built without metrics).
+    init() {
+        byLayer = [:]
+    }
+
+    subscript(layer: String) -> LayerMetrics? { byLayer[layer] }
+}

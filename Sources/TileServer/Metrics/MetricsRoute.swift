@@ -1,0 +1,43 @@
+import TileHTTP
+
+/// Route labels of the request metrics (`HTTPResponse.route`): a fixed, small vocabulary,
+/// never a raw path, so the number of series stays bounded.
+enum MetricsRoute {
+    static let tile = "tile"
+    static let tileJSON = "tilejson"
+    static let index = "index"
+    static let staticFile = "static"
+    static let health = "health"
+    static let metrics = "metrics"
+    static let admin = "admin"
+    /// Paths that match no route, and answers the connection makes itself.
+    static let other = HTTPServerMetrics.otherRoute
+}
+
+extension Route {
+    /// This route's metrics label.
+    var metricsLabel: String {
+        switch self {
+        case .index: MetricsRoute.index
+        case .health: MetricsRoute.health
+        case .tileJSONIndex, .tileJSON: MetricsRoute.tileJSON
+        case .tile: MetricsRoute.tile
+        case .metrics: MetricsRoute.metrics
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// The response labelled `route`, unless it already has a label.
+    func labelled(_ route: String) -> HTTPResponse {
+        guard self.route == nil else { return self }
+        var response = self
+        response.route = route
+        return response
+    }
+
+    /// The response labelled with `route`'s label, unless it already has one.
+    func labelled(_ route: Route) -> HTTPResponse {
+        labelled(route.metricsLabel)
+    }
+}

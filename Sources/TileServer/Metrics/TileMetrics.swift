@@ -1,0 +1,66 @@
+// Metrics: tilelayer's counters through swift-metrics, rendered by swift-prometheus at
+// `/metrics`. Series are labelled by route, status, layer and failure kind only (bounded sets).
+
+import CoreMetrics
+import Prometheus
+import TileHTTP
+import TileProviders
+
+/// Names, buckets and help texts of tilelayer's metrics, and the factory that makes them.
+public enum TileMetrics {
+    /// Prefix of the HTTP server's metrics (`tilelayer_http_requests_total`, …).
+    public static let httpNamespace = "tilelayer_http"
+
+    /// Latency buckets, seconds: a cache hit takes well under a millisecond, an upstream
+    /// fetch or a render up to seconds.
+    public static let latencyBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .milliseconds(2500), .seconds(5),
+    ]
+
+    static let cacheHits = "tilelayer_cache_hits_total"
+    static let cacheMisses = "tilelayer_cache_misses_total"
+    static let cacheCoalesced = "tilelayer_cache_coalesced_total"
+    static let cacheStoredBytes = "tilelayer_cache_stored_bytes_total"
+    static let cacheEvictions = "tilelayer_cache_evictions_total"
+    static let cacheBytes = "tilelayer_cache_bytes"
+    static let cacheEntries = "tilelayer_cache_entries"
+    static let cacheCapacity = "tilelayer_cache_capacity_bytes"
+    static let providerCalls = "tilelayer_provider_calls_total"
+    static let renders = "tilelayer_renders_total"
+
+    /// A swift-metrics factory over `registry`, with tilelayer's latency buckets for timers.
+    public static func makeFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = latencyBuckets
+        return factory
+    }
+
+    /// The HTTP server's metrics, made by `factory`, named `tilelayer_http_…`.
+    public static func httpServerMetrics(factory: any MetricsFactory) -> HTTPServerMetrics {
+        HTTPServerMetrics(factory: factory, namespace: httpNamespace)
+    }
+
+    /// `# HELP` text by metric name (swift-metrics carries none; `/metrics` adds them).
+    static let help: [String: String] = [
+        "\(httpNamespace)_requests_total": "HTTP requests answered, by route and status.",
+        "\(httpNamespace)_request_duration_seconds": "Time from a parsed request to its queued answer, by route.",
+        "\(httpNamespace)_response_bytes_total": "Bytes of answers (head and body) queued to clients, by route.",
+        "\(httpNamespace)_open_connections": "Client connections open now.",
+        "\(httpNamespace)_connections_total": "Client connections accepted.",
+        "\(httpNamespace)_connections_rejected_total": "Client connections answered 503 at the connection limit.",
+        cacheHits: "Tile lookups answered from the memory cache, by layer.",
+        cacheMisses: "Tile lookups that started a fill, by layer.",
+        cacheCoalesced: "Tile lookups that joined a fill under way, by layer.",
+        cacheStoredBytes: "Bytes charged to the memory cache for stored tiles (body and bookkeeping), by layer.",
+        cacheEvictions: "Entries evicted from the memory cache to stay within its capacity.",
+        cacheBytes: "Bytes held in the memory cache now.",
+        cacheEntries: "Entries held in the memory cache now.",
+        cacheCapacity: "Capacity of the memory cache, bytes.",
+        providerCalls: "Native tile requests made to a layer's source, by layer.",
+        renders: "Derived tiles (@2x, downscaled) made, by layer.",
+        UpstreamMetrics.requestsName: "Requests sent to upstream tile servers, by layer.",
+        UpstreamMetrics.failuresName: "Failed upstream requests, by layer and kind (timeout, connect, status5xx, other).",
+    ]
+}
