@@ -21,6 +21,8 @@ public enum Route: Sendable, Equatable {
     case tileJSON(layer: String)
     /// `/{z}/{x}/{y}.png` and `/{layer}/{z}/{x}/{y}.png` (and `@2x`).
     case tile(TileRoute)
+    /// `/assets/{path…}`: a file of the front page (Leaflet), e.g. `["leaflet", "leaflet.js"]`.
+    case asset(path: [String])
 }
 
 /// The router's answer: a route, or why there is none.

@@ -13,11 +13,20 @@ public final class TileService: HTTPResponder {
     public let state: ServiceState
     let logger: Logger
     let pipeline: TilePipeline
+    /// Files of the front page under `/assets/`, read once at start-up.
+    let webAssets: WebAssets
 
-    /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
-    public init(state: ServiceState, logger: Logger) {
+    /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`;
+    /// the front page uses Debian's Leaflet when it is installed.
+    public convenience init(state: ServiceState, logger: Logger) {
+        self.init(state: state, logger: logger, webAssets: WebAssets(leafletFolder: WebAssets.debianLeafletFolder))
+    }
+
+    /// A service with the front page's files from `webAssets` (tests point it at a folder).
+    init(state: ServiceState, logger: Logger, webAssets: WebAssets) {
         self.state = state
         self.logger = logger
+        self.webAssets = webAssets
         pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger)
     }
 
@@ -59,7 +68,8 @@ public final class TileService: HTTPResponder {
         let (route, early) = classify(request)
         if let early { return early }
         switch route {
-        case .index: return indexPage()
+        case .index: return indexPage(request)
+        case .asset(let path): return webAsset(request, path: path)
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
