@@ -236,9 +236,10 @@ def load(tools, url, scale, report, label, seconds):
                      f"{label}: {name} loaded {state['loaded']} of {state['requested']} tiles, {state['errors']} failed",
                      state.get("url", ""))
     tiles = [u for u in tools.urls[first:] if TILE_PATH.search(u)]
-    if scale > 1 and (status or {}).get("mode") == "leaflet":
-        small = [u for u in tiles if "@2x.png" not in u]
-        report.check(tiles and not small, f"{label}: all {len(tiles)} tile requests ask for @2x", ", ".join(small[:5]))
+    if status:
+        wrong = [u for u in tiles if ("@2x.png" in u) != (scale > 1)]
+        report.check(tiles and not wrong, f"{label}: all {len(tiles)} tile requests ask for {'@2x' if scale > 1 else '256 px'} tiles",
+                     ", ".join(wrong[:5]))
     new = tools.problems[problems:] + (status or {}).get("errors", [])
     report.check(not new, f"{label}: no network or console errors", "; ".join(new[:10]))
     return status
@@ -292,7 +293,8 @@ def main():
     parser.add_argument("--out", required=True, help="folder for the screenshots")
     parser.add_argument("--access-log", help="the server's log file, to check every answer")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
-    parser.add_argument("--expect-leaflet", action="store_true", help="fail unless the page draws Leaflet maps")
+    parser.add_argument("--name", default="browser", help="screenshots are NAME.png and NAME@2x.png")
+    parser.add_argument("--expect-mode", choices=["leaflet", "image"], help="fail unless the page is in this mode")
     parser.add_argument("--timeout", type=float, default=45, help="seconds each page state may take")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -311,13 +313,13 @@ def main():
         status = load(tools, origin + "/?selftest", 1, report, "1x", args.timeout)
         mode = (status or {}).get("mode")
         print(f"  (page mode: {mode})")
-        if args.expect_leaflet:
-            report.check(mode == "leaflet", "the page draws live Leaflet maps", f"mode {mode}")
+        if args.expect_mode:
+            report.check(mode == args.expect_mode, f"the page is in {args.expect_mode} mode", f"mode {mode}")
         switch_variables(tools, report, args.timeout)
         tools.evaluate("window.scrollTo(0, 0)")
-        tools.screenshot(os.path.join(args.out, "browser.png"))
+        tools.screenshot(os.path.join(args.out, f"{args.name}.png"))
         load(tools, origin + "/?selftest", 2, report, "2x", args.timeout)
-        tools.screenshot(os.path.join(args.out, "browser@2x.png"))
+        tools.screenshot(os.path.join(args.out, f"{args.name}@2x.png"))
         if tools.canceled:
             print(f"  (note: {len(tools.canceled)} requests canceled by the page, not counted as errors)")
     except Exception as error:  # any failure of the harness itself is a failed check
@@ -333,7 +335,7 @@ def main():
     if args.access_log:
         time.sleep(0.5)
         check_access_log(args.access_log, report)
-    print(f"screenshots: {args.out}/browser.png, {args.out}/browser@2x.png")
+    print(f"screenshots: {args.out}/{args.name}.png, {args.out}/{args.name}@2x.png")
     print(f"{report.passed} passed, {report.failed} failed")
     return 0 if report.failed == 0 else 1
 

@@ -59,6 +59,12 @@ import TileHTTP
         #expect(assets.paths == ["leaflet/images/marker-icon.png", "leaflet/leaflet.css", "leaflet/leaflet.js"])
     }
 
+    @Test func environmentCanNameAnotherLeafletFolder() {
+        #expect(WebAssets.leafletFolder(in: [:]) == "/usr/share/javascript/leaflet")
+        #expect(WebAssets.leafletFolder(in: ["TILELAYER_LEAFLET_DIR": ""]) == "/usr/share/javascript/leaflet")
+        #expect(WebAssets.leafletFolder(in: ["TILELAYER_LEAFLET_DIR": "/opt/leaflet"]) == "/opt/leaflet")
+    }
+
     @Test func routerSendsAssetsToTheAssetRoute() {
         #expect(Router.match(["assets", "leaflet", "leaflet.js"]) == .route(.asset(path: ["leaflet", "leaflet.js"])))
         #expect(Router.match(["assets", "leaflet", "images", "layers.png"])

@@ -17,9 +17,9 @@ public final class TileService: HTTPResponder {
     let webAssets: WebAssets
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`;
-    /// the front page uses Debian's Leaflet when it is installed.
+    /// the front page uses Debian's Leaflet (or `TILELAYER_LEAFLET_DIR`) when it is installed.
     public convenience init(state: ServiceState, logger: Logger) {
-        self.init(state: state, logger: logger, webAssets: WebAssets(leafletFolder: WebAssets.debianLeafletFolder))
+        self.init(state: state, logger: logger, webAssets: WebAssets.installed())
     }
 
     /// A service with the front page's files from `webAssets` (tests point it at a folder).

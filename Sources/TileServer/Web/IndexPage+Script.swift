@@ -67,7 +67,10 @@ extension IndexPage {
       }
 
       function stillPreview(image, state) {
+        var pending = true;  // one count per picture: "complete" can be true before "load" fires
         function finished(ok) {
+          if (!pending) return;
+          pending = false;
           if (ok) { state.loaded++; } else { state.errors++; status.errors.push("tile failed: " + image.src); }
           state.done = true;
           settle();
@@ -83,6 +86,7 @@ extension IndexPage {
           state.done = false;
           status.ready = false;
           state.requested++;
+          pending = true;
           image.srcset = tile + "@2x.png" + suffix + " 2x";
           image.src = state.url;
         };

@@ -7,6 +7,18 @@ import Foundation
 struct WebAssets: Sendable {
     /// Where Debian's `libjs-leaflet` installs Leaflet.
     static let debianLeafletFolder = "/usr/share/javascript/leaflet"
+    /// The environment variable naming another Leaflet folder (a non-Debian install).
+    static let leafletFolderVariable = "TILELAYER_LEAFLET_DIR"
+
+    /// The assets of the Leaflet this process's environment names, else Debian's.
+    static func installed() -> WebAssets {
+        WebAssets(leafletFolder: leafletFolder(in: ProcessInfo.processInfo.environment))
+    }
+
+    /// The Leaflet folder `environment` names, else Debian's.
+    static func leafletFolder(in environment: [String: String]) -> String {
+        environment[leafletFolderVariable].flatMap { $0.isEmpty ? nil : $0 } ?? debianLeafletFolder
+    }
     /// Files larger than this are left out (Leaflet's biggest is well under 1 MiB).
     static let maxFileBytes = 4 << 20
     /// The URL folder of Leaflet's files: `/assets/leaflet/…`.
