@@ -17,10 +17,11 @@ RUN swift build -c release --static-swift-stdlib --product tilelayer \
     && install -D "$(swift build -c release --show-bin-path)/tilelayer" /out/bin/tilelayer
 
 FROM debian:bookworm-slim
-# Runtime libraries only: libpng, zlib, SQLite (the Swift runtime is linked in statically).
+# Runtime libraries only: libpng, zlib, SQLite (the Swift runtime is linked in statically),
+# and Leaflet for the front page's maps (served from /usr/share/javascript/leaflet).
 RUN apt-get update -q \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-       libpng16-16 zlib1g libsqlite3-0 ca-certificates \
+       libpng16-16 zlib1g libsqlite3-0 ca-certificates libjs-leaflet \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin tilelayer
 COPY --from=build /out/bin/tilelayer /usr/local/bin/tilelayer

@@ -7,16 +7,16 @@ import TileHTTP
 @Suite struct MetricsExpositionTests {
     let folder = TemporaryFolder()
 
-    private func scrape(_ service: TileService) throws -> PrometheusExposition {
-        let response = try service.get("/metrics")
+    private func scrape(_ service: TileService) async throws -> PrometheusExposition {
+        let response = try await service.get("/metrics")
         #expect(response.status == .ok)
         #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
         return try PrometheusExposition(String(decoding: response.body, as: UTF8.self))
     }
 
-    @Test func parsesAndHasCacheAndLayerSeriesWithoutAnInjectedRegistry() throws {
+    @Test func parsesAndHasCacheAndLayerSeriesWithoutAnInjectedRegistry() async throws {
         let service = try Fixtures.service(folder: folder)
-        let page = try scrape(service)
+        let page = try await scrape(service)
         #expect(page.types["tilelayer_cache_bytes"] == "gauge")
         #expect(page.types["tilelayer_cache_entries"] == "gauge")
         #expect(page.types["tilelayer_cache_capacity_bytes"] == "gauge")
@@ -28,11 +28,11 @@ import TileHTTP
         #expect(page.value("tilelayer_cache_hits_total", ["layer": "world"]) == 0)
     }
 
-    @Test func tileLookupsMoveTheLayerCounters() throws {
+    @Test func tileLookupsMoveTheLayerCounters() async throws {
         let service = try Fixtures.service(folder: folder)
-        for _ in 0 ..< 3 { #expect(try service.get("/1/0/1.png").status == .ok) }
-        #expect(try service.get("/world/1/1/1.png").status == .ok)
-        let page = try scrape(service)
+        for _ in 0 ..< 3 { #expect(try await service.get("/1/0/1.png").status == .ok) }
+        #expect(try await service.get("/world/1/1/1.png").status == .ok)
+        let page = try await scrape(service)
         #expect(page.value("tilelayer_cache_hits_total", ["layer": "world"]) == 2)
         #expect(page.value("tilelayer_cache_misses_total", ["layer": "world"]) == 2)
         #expect(page.value("tilelayer_provider_calls_total", ["layer": "world"]) == 2)
@@ -44,7 +44,7 @@ import TileHTTP
         #expect(page.value("tilelayer_cache_bytes") == stored)
     }
 
-    @Test func rendersAnInjectedRegistryWithEverythingInIt() throws {
+    @Test func rendersAnInjectedRegistryWithEverythingInIt() async throws {
         let registry = PrometheusCollectorRegistry()
         let elsewhere = MetricNameDescriptor(metricName: "elsewhere", unitName: "total", helpText: "Another library's.")
         registry.makeCounter(descriptor: elsewhere, labels: [("kind", "a\"b\\c\nd")]).increment(by: Int64(3))
@@ -54,7 +54,7 @@ import TileHTTP
             """, in: folder)
         let service = TileService(state: try ServiceState(configuration: configuration, logger: Fixtures.logger),
                                   logger: Fixtures.logger, metrics: registry)
-        let page = try scrape(service)
+        let page = try await scrape(service)
         #expect(page.value("elsewhere_total", ["kind": "a\"b\\c\nd"]) == 3)
         #expect(page.help["elsewhere_total"] == "Another library's.")
         #expect(page.types["tilelayer_cache_hits_total"] == "counter")

@@ -22,7 +22,7 @@ import TileHTTP
         await withCheckedContinuation { continuation in server.shutdown(gracePeriod: 2) { continuation.resume() } }
     }
 
-    private func scrape(_ client: RawHTTPClient) throws -> PrometheusExposition {
+    private func scrape(_ client: RawHTTPClient) async throws -> PrometheusExposition {
         let response = try #require(client.request("/metrics"))
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
@@ -32,7 +32,7 @@ import TileHTTP
     @Test func countersMoveUnderLoad() async throws {
         let (server, port) = try start()
         let scraper = try RawHTTPClient(port: port)
-        let before = try scrape(scraper)
+        let before = try await scrape(scraper)
         let tile = ["route": "tile", "status": "200"]
 
         let loader = try RawHTTPClient(port: port)
@@ -48,7 +48,7 @@ import TileHTTP
         }
         let sent = rounds * tiles.count
 
-        let after = try scrape(scraper)
+        let after = try await scrape(scraper)
         func moved(_ name: String, _ labels: [String: String] = [:]) -> Double {
             (after.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0)
         }
@@ -70,19 +70,19 @@ import TileHTTP
     @Test func openConnectionsFollowClients() async throws {
         let (server, port) = try start()
         let scraper = try RawHTTPClient(port: port)
-        #expect(try scrape(scraper).value("tilelayer_http_open_connections") == 1)
+        #expect(try await scrape(scraper).value("tilelayer_http_open_connections") == 1)
         var others = try (0 ..< 3).map { _ in try RawHTTPClient(port: port) }
         for client in others { #expect(client.request("/healthz")?.status == 200) }
-        #expect(try scrape(scraper).value("tilelayer_http_open_connections") == 4)
+        #expect(try await scrape(scraper).value("tilelayer_http_open_connections") == 4)
         others.removeAll()  // closes their sockets
         var open = 4.0
         let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
         while open != 1, DispatchTime.now().uptimeNanoseconds < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            open = try scrape(scraper).value("tilelayer_http_open_connections") ?? -1
+            open = try await scrape(scraper).value("tilelayer_http_open_connections") ?? -1
         }
         #expect(open == 1)
-        let page = try scrape(scraper)
+        let page = try await scrape(scraper)
         #expect(page.value("tilelayer_http_connections_total") == 4)
         #expect(page.value("tilelayer_http_requests_total", ["route": "health", "status": "200"]) == 3)
         await stop(server)
@@ -96,7 +96,7 @@ import TileHTTP
         let broken = try RawHTTPClient(port: port)
         broken.send("GET / HTTP/1.1\r\nNo colon here\r\n\r\n")
         #expect(broken.readResponse()?.status == 400)
-        let page = try scrape(client)
+        let page = try await scrape(client)
         #expect(page.value("tilelayer_http_requests_total", ["route": "other", "status": "404"]) == 2)
         #expect(page.value("tilelayer_http_requests_total", ["route": "other", "status": "400"]) == 1)
         #expect(page.samples.allSatisfy { $0.labels["route"].map { !$0.contains("/") } ?? true })

@@ -52,7 +52,7 @@ import TileHTTP
         (1_700_000_000, 0, "2023-11-14T22:13:20.000Z"),
         (951_782_400, 999, "2000-02-29T00:00:00.999Z"),
     ])
-    func timestampsAreRFC3339UTC(seconds: Int, milliseconds: Int, expected: String) {
+    func timestampsAreRFC3339UTC(seconds: Int, milliseconds: Int, expected: String) async {
         #expect(JSONLogHandler.timestamp(seconds: seconds, milliseconds: milliseconds) == expected)
     }
 

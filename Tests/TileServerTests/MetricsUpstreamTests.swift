@@ -33,7 +33,7 @@ import TileProviders
         let registry = PrometheusCollectorRegistry()
         let factory = TileMetrics.makeFactory(registry: registry)
         let settings = UpstreamSettings(connectTimeout: 0.5, totalTimeout: 0.5, retryAfter: 1)
-        func provider(_ base: String) throws -> URLTileProvider {
+        func provider(_ base: String) async throws -> URLTileProvider {
             URLTileProvider(template: try URLTemplate("\(base)/{z}/{x}/{y}.png"), settings: settings, logger: Fixtures.logger,
                             metrics: UpstreamMetrics(factory: factory, dimensions: [("layer", "up")]))
         }

@@ -23,6 +23,8 @@ public enum Route: Sendable, Equatable {
     case tile(TileRoute)
     /// `/metrics`: Prometheus text exposition.
     case metrics
+    /// `/assets/{path…}`: a file of the front page (Leaflet), e.g. `["leaflet", "leaflet.js"]`.
+    case asset(path: [String])
 }
 
 /// The router's answer: a route, or why there is none.

@@ -18,6 +18,8 @@ public enum Router {
                 if isLayerName(layer) { return .route(.tileJSON(layer: layer)) }
             }
             return .notFound("no such path")
+        case 2 ... 4 where segments[0] == "assets":
+            return .route(.asset(path: Array(segments.dropFirst())))
         case 3 where !startsWithLetter(segments[0]):
             return tile(layer: nil, segments[0], segments[1], segments[2])
         case 4 where isLayerName(segments[0]):

@@ -28,11 +28,4 @@ extension TileService {
         }
         return "http://localhost:\(state.server.port)"
     }
-
-    /// `/`: the layers, each with its zoom range, attribution and TileJSON link.
-    func indexPage() -> HTTPResponse {
-        let body = IndexPage.html(layers: state.layers.layers)
-        return HTTPResponse(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-                            body: Array(body.utf8))
-    }
 }

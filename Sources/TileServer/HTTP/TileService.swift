@@ -16,12 +16,21 @@ public final class TileService: HTTPResponder {
     /// What `/metrics` shows: the injected registry, or one of the service's own.
     public let metricsRegistry: PrometheusCollectorRegistry
     let cacheGauges: CacheGauges
+    /// Files of the front page under `/assets/`, read once at start-up.
+    let webAssets: WebAssets
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
-    /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own).
-    public init(state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil) {
+    /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own);
+    /// the front page uses Debian's Leaflet (or `TILELAYER_LEAFLET_DIR`) when it is installed.
+    public convenience init(state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil) {
+        self.init(state: state, logger: logger, metrics: metrics, webAssets: WebAssets.installed())
+    }
+
+    /// A service with the front page's files from `webAssets` (tests point it at a folder).
+    init(state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil, webAssets: WebAssets) {
         self.state = state
         self.logger = logger
+        self.webAssets = webAssets
         let registry = metrics ?? PrometheusCollectorRegistry()
         metricsRegistry = registry
         let factory = TileMetrics.makeFactory(registry: registry)
@@ -69,7 +78,8 @@ public final class TileService: HTTPResponder {
         let (route, early) = classify(request)
         if let early { return early }
         switch route {
-        case .index: return indexPage()
+        case .index: return indexPage(request)
+        case .asset(let path): return webAsset(request, path: path)
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)

@@ -10,6 +10,7 @@ enum MetricsRoute {
     static let health = "health"
     static let metrics = "metrics"
     static let admin = "admin"
+    static let asset = "asset"
     /// Paths that match no route, and answers the connection makes itself.
     static let other = HTTPServerMetrics.otherRoute
 }
@@ -23,6 +24,7 @@ extension Route {
         case .tileJSONIndex, .tileJSON: MetricsRoute.tileJSON
         case .tile: MetricsRoute.tile
         case .metrics: MetricsRoute.metrics
+        case .asset: MetricsRoute.asset
         }
     }
 }

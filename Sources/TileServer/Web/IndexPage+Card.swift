@@ -1,0 +1,82 @@
+import TileProviders
+
+extension IndexPage {
+    /// One layer's card: title and badges, the preview, variable selectors and the facts.
+    static func card(_ layer: LayerPreview, baseURL: String, leaflet: Bool) -> String {
+        let name = HTML.escape(layer.name)
+        var badges = ""
+        if layer.isDefault {
+            badges += "<span class=\"badge default\" title=\"also served at /{z}/{x}/{y}.png\">default</span>"
+        }
+        badges += "<span class=\"badge kind\">\(HTML.escape(layer.sourceKind))</span>"
+        let template = HTML.escape(baseURL + layer.tileTemplate)
+        let query = HTML.escape(layer.defaultQuery)
+        var facts = "<dt>Zoom</dt><dd>\(layer.minZoom)–\(layer.maxZoom)</dd>\n"
+        facts += "<dt>Bounds</dt><dd class=\"bounds\">\(boundsText(layer))</dd>\n"
+        facts += "<dt>Tiles</dt><dd><div class=\"copy-row\"><code class=\"template\" data-base=\"\(template)\">"
+            + "\(template)\(query)</code><button type=\"button\" class=\"copy\" title=\"copy the tile URL template\">Copy</button></div>"
+            + "<span class=\"hint\">256 px; add <code>@2x</code> before <code>.png</code> for 512 px</span></dd>\n"
+        if let attribution = layer.attribution {
+            facts += "<dt>Attribution</dt><dd class=\"attribution\">\(HTML.escape(attribution))</dd>\n"
+        }
+        let description = layer.description.map { "<p class=\"description\">\(HTML.escape($0))</p>\n" } ?? ""
+        let tile = layer.stillTile
+        return """
+        <article class="card" id="layer-\(name)" data-layer="\(name)">
+        <header><h2>\(name)</h2>\(badges)</header>
+        <div class="preview-wrap">\(leaflet ? mapElement(layer) : stillElement(layer))\(variableSelectors(layer))</div>
+        \(description)<dl>
+        \(facts)</dl>
+        <footer><a href="/\(name).json">TileJSON</a><a href="/\(name)/\(tile.z)/\(tile.x)/\(tile.y).png\(query)">sample tile</a><a href="/\(name)/\(tile.z)/\(tile.x)/\(tile.y)@2x.png\(query)">@2x</a></footer>
+        </article>
+        """
+    }
+
+    /// The element Leaflet turns into a map; the script reads its `data-` attributes.
+    static func mapElement(_ layer: LayerPreview) -> String {
+        let bounds = layer.bounds.array.map { String($0) }.joined(separator: ",")
+        return "<div class=\"preview map\" data-tiles=\"\(HTML.escape(layer.leafletTemplate))\""
+            + " data-query=\"\(HTML.escape(layer.defaultQuery))\" data-min-zoom=\"\(layer.minZoom)\""
+            + " data-max-zoom=\"\(layer.maxZoom)\" data-bounds=\"\(bounds)\""
+            + " data-world=\"\(layer.coversAllLongitudes)\"></div>"
+    }
+
+    /// Without Leaflet: the tile at the centre of the bounds at the minimum zoom (and its `@2x`).
+    static func stillElement(_ layer: LayerPreview) -> String {
+        let tile = layer.stillTile
+        let path = HTML.escape("/\(layer.name)/\(tile.z)/\(tile.x)/\(tile.y)")
+        let query = HTML.escape(layer.defaultQuery)
+        return "<div class=\"preview still\"><img src=\"\(path).png\(query)\" srcset=\"\(path)@2x.png\(query) 2x\""
+            + " data-tile=\"\(path)\" width=\"256\" height=\"256\" alt=\"tile \(tile) of \(HTML.escape(layer.name))\"></div>"
+    }
+
+    /// A selector per URL variable (`?floor=2`); free-form variables get a text field.
+    static func variableSelectors(_ layer: LayerPreview) -> String {
+        guard !layer.variables.isEmpty else { return "" }
+        var html = "<div class=\"variables\">"
+        for variable in layer.variables {
+            let name = HTML.escape(variable.name)
+            html += "<label>\(name) "
+            if let values = variable.allowedValues {
+                html += "<select data-variable=\"\(name)\">"
+                for value in values {
+                    let selected = value == variable.defaultValue ? " selected" : ""
+                    html += "<option value=\"\(HTML.escape(value))\"\(selected)>\(HTML.escape(value))</option>"
+                }
+                html += "</select>"
+            } else {
+                html += "<input data-variable=\"\(name)\" value=\"\(HTML.escape(variable.defaultValue))\" size=\"8\">"
+            }
+            html += "</label>"
+        }
+        return html + "</div>"
+    }
+
+    /// West, south, east, north, rounded for reading.
+    static func boundsText(_ layer: LayerPreview) -> String {
+        layer.bounds.array.map { value in
+            let rounded = (value * 10_000).rounded() / 10_000
+            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TileGeometry
+import TileProviders
+
+/// What the front page shows of one layer: the facts of its card and how to preview it.
+struct LayerPreview: Sendable {
+    /// The layer's URL name.
+    let name: String
+    /// Whether it is the layer of `/{z}/{x}/{y}.png`.
+    let isDefault: Bool
+    /// Lowest zoom served.
+    let minZoom: Int
+    /// Highest zoom served.
+    let maxZoom: Int
+    /// The area it covers (the world when neither the configuration nor the source says).
+    let bounds: GeoBounds
+    /// Attribution text, unescaped.
+    let attribution: String?
+    /// One-line description, unescaped.
+    let description: String?
+    /// Where its tiles come from, in a few words ("directory", "MBTiles", …).
+    let sourceKind: String
+    /// Its URL variables by name, each offered as a selector.
+    let variables: [URLTemplateVariable]
+
+    /// The preview of `layer`.
+    init(layer: Layer) {
+        name = layer.name
+        isDefault = layer.settings.isDefault
+        minZoom = layer.minZoom
+        maxZoom = layer.maxZoom
+        bounds = layer.settings.bounds ?? WebMercator.worldBounds
+        attribution = layer.settings.attribution.flatMap { $0.isEmpty ? nil : $0 }
+        description = layer.settings.description.flatMap { $0.isEmpty ? nil : $0 }
+        sourceKind = Self.kind(of: layer.settings.source)
+        variables = layer.variables.values.sorted { $0.name < $1.name }
+    }
+
+    /// Path of its tiles with Leaflet's placeholders: `{r}` becomes `@2x` on high-DPI screens.
+    var leafletTemplate: String { "/\(name)/{z}/{x}/{y}{r}.png" }
+
+    /// Path template of its 256 px tiles, as clients configure it.
+    var tileTemplate: String { "/\(name)/{z}/{x}/{y}.png" }
+
+    /// Whether the layer spans every longitude, so its map may repeat east and west.
+    var coversAllLongitudes: Bool { bounds.west <= -180 && bounds.east >= 180 }
+
+    /// `?name=value&…` with each variable's default, or "" without variables.
+    var defaultQuery: String {
+        guard !variables.isEmpty else { return "" }
+        return "?" + variables.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: "&")
+    }
+
+    /// The still image shown without Leaflet: the tile at the centre of the bounds at the
+    /// minimum zoom.
+    var stillTile: TileCoordinate {
+        let crossing = bounds.west > bounds.east
+        let longitude = crossing ? (bounds.west + bounds.east + 360) / 2 : (bounds.west + bounds.east) / 2
+        let north = MercatorPoint(Coordinate(latitude: clampedLatitude(bounds.north), longitude: longitude))
+        let south = MercatorPoint(Coordinate(latitude: clampedLatitude(bounds.south), longitude: longitude))
+        let side = TileCoordinate.tilesPerSide(atZoom: minZoom)
+        let unitX = north.x - floor(north.x)
+        let x = min(Int(unitX * Double(side)), side - 1)
+        let y = min(max(Int((north.y + south.y) / 2 * Double(side)), 0), side - 1)
+        return TileCoordinate(z: minZoom, x: x, y: y)
+    }
+
+    private func clampedLatitude(_ latitude: Double) -> Double {
+        min(max(latitude, -WebMercator.maxLatitude), WebMercator.maxLatitude)
+    }
+
+    /// The source kind in a few words.
+    static func kind(of source: SourceSettings) -> String {
+        switch source {
+        case .directory: return "directory"
+        case .mbtiles: return "MBTiles"
+        case .url(let settings): return settings.isLocal ? "URL template · files" : "URL template · upstream"
+        case .debug: return "generated (debug)"
+        case .composite(let members):
+            return "composite of " + members.sorted { $0.zIndex < $1.zIndex }.map(\.layer).joined(separator: " + ")
+        case .custom(let type, _): return type
+        }
+    }
+}
