@@ -130,3 +130,12 @@ extension TileOutcome {
         return .store(self, cost: cost)
     }
 }
+
+extension TilePipeline {
+    /// Drops the cached answers of `layer` for which `matches` holds (all when nil). Fills in
+    /// progress for those keys are retired: their results reach their waiters but are not
+    /// stored, so no answer after this returns carries a tile from before it.
+    func clear(layer: String, where matches: (@Sendable (TileKey) -> Bool)? = nil) {
+        cache.removeAll { key in key.layer == layer && (matches?(key) ?? true) }
+    }
+}
