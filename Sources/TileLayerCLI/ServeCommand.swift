@@ -33,7 +33,16 @@ struct ServeCommand: ParsableCommand {
         let runner: ServerRunner
         let boundPort: Int
         do {
-            runner = try ServerRunner(configuration: configuration, logger: logger, metrics: metrics)
+            // A reload re-reads the same file and keeps the command line's host and port.
+            let (path, host, port) = (config, host, port)
+            let source: ConfigurationSource = { () throws(ConfigurationError) in
+                var reloaded = try Configuration.load(file: path)
+                if let host { reloaded.server.host = host }
+                if let port { reloaded.server.port = port }
+                return reloaded
+            }
+            runner = try ServerRunner(configuration: configuration, logger: logger, metrics: metrics,
+                                      configurationSource: source)
             boundPort = try runner.start()
         } catch {
             printError("tilelayer: \(error)")

@@ -28,14 +28,16 @@ public final class ServerRunner: @unchecked Sendable {
     /// Builds every layer; a source that cannot work is a `ConfigurationError`. Every metric
     /// (HTTP, cache, sources) goes to `metrics`, which `/metrics` renders; without one, to a
     /// registry of the service's own.
+    /// `configurationSource` re-reads the configuration for SIGHUP and `/admin/reload`.
     public init(
-        configuration: Configuration, logger: Logger, metrics: PrometheusCollectorRegistry? = nil
+        configuration: Configuration, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
+        configurationSource: ConfigurationSource? = nil
     ) throws(ConfigurationError) {
         let registry = metrics ?? PrometheusCollectorRegistry()
         let factory = TileMetrics.makeFactory(registry: registry)
         let state = try ServiceState(configuration: configuration, logger: logger, metrics: factory)
         let settings = configuration.server
-        service = TileService(state: state, logger: logger, metrics: registry)
+        service = TileService(state: state, logger: logger, metrics: registry, configurationSource: configurationSource)
         let http = HTTPServerConfiguration(
             host: settings.host, port: settings.port,
             limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes),
@@ -53,7 +55,20 @@ public final class ServerRunner: @unchecked Sendable {
     }
 
     /// On SIGTERM or SIGINT: stop accepting, finish requests in flight, then call `exit` (0).
+    /// On SIGHUP: reload the configuration (a bad one is refused, logged, and the old one stays).
     public func installSignalHandlers(exit: @escaping @Sendable (Int32) -> Void) {
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        hangup.setEventHandler { [service, logger] in
+            logger.notice("SIGHUP: reloading the configuration")
+            do {
+                _ = try service.reload()
+            } catch {
+                logger.error("reload refused; the old configuration stays", metadata: ["error": "\(error)"])
+            }
+        }
+        hangup.resume()
+        signalSources.append(hangup)
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)

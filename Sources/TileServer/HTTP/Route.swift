@@ -23,6 +23,18 @@ public enum Route: Sendable, Equatable {
     case tile(TileRoute)
     /// `/metrics`: Prometheus text exposition.
     case metrics
+    /// `POST /admin/layers/{layer}/clear-cache`.
+    case clearCache(layer: String)
+    /// `POST /admin/reload`.
+    case reload
+
+    /// Whether the route changes state (admin, POST only) rather than reading.
+    public var isAdmin: Bool {
+        switch self {
+        case .clearCache, .reload: return true
+        default: return false
+        }
+    }
     /// `/assets/{path…}`: a file of the front page (Leaflet), e.g. `["leaflet", "leaflet.js"]`.
     case asset(path: [String])
 }

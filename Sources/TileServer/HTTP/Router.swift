@@ -5,6 +5,7 @@ public enum Router {
 
     /// The route for `segments` (as `HTTPRequest.pathSegments`).
     public static func match(_ segments: [String]) -> RouteMatch {
+        if segments.first == "admin" { return admin(Array(segments.dropFirst())) }
         switch segments.count {
         case 0:
             return .route(.index)
@@ -27,6 +28,14 @@ public enum Router {
         default:
             return .notFound("no such path")
         }
+    }
+
+    private static func admin(_ segments: [String]) -> RouteMatch {
+        if segments == ["reload"] { return .route(.reload) }
+        if segments.count == 3, segments[0] == "layers", segments[2] == "clear-cache", isLayerName(segments[1]) {
+            return .route(.clearCache(layer: segments[1]))
+        }
+        return .notFound("no such path")
     }
 
     private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {

@@ -1,7 +1,9 @@
 // TileServer: the application. A request becomes a route, the route a layer and a provider call,
 // the provider's answer an HTTP response. Testable as a function (`response(to:)`), no sockets.
 
+import CoreMetrics
 import Logging
+import Synchronization
 import Prometheus
 import TileCache
 import TileHTTP
@@ -9,8 +11,14 @@ import TileProviders
 
 /// The tile service: every route of tilelayer, as an `HTTPResponder`.
 public final class TileService: HTTPResponder {
-    /// The frozen settings and layers it serves.
-    public let state: ServiceState
+    /// The frozen settings and layers it serves now; a reload swaps in a new one. A request reads
+    /// it once and finishes on it.
+    public var state: ServiceState { current.withLock { $0 } }
+    let current: Mutex<ServiceState>
+    /// Where `/admin/reload` and SIGHUP read the configuration from (nil: reload is off).
+    let configurationSource: ConfigurationSource?
+    /// Makes the service's counters (kept for layers a reload adds).
+    let metricsFactory: any MetricsFactory
     let logger: Logger
     let pipeline: TilePipeline
     /// What `/metrics` shows: the injected registry, or one of the service's own.
@@ -22,18 +30,27 @@ public final class TileService: HTTPResponder {
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
     /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own);
     /// the front page uses Debian's Leaflet (or `TILELAYER_LEAFLET_DIR`) when it is installed.
-    public convenience init(state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil) {
-        self.init(state: state, logger: logger, metrics: metrics, webAssets: WebAssets.installed())
+    public convenience init(
+        state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
+        configurationSource: ConfigurationSource? = nil
+    ) {
+        self.init(state: state, logger: logger, metrics: metrics, webAssets: WebAssets.installed(),
+                  configurationSource: configurationSource)
     }
 
     /// A service with the front page's files from `webAssets` (tests point it at a folder).
-    init(state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil, webAssets: WebAssets) {
-        self.state = state
+    init(
+        state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil, webAssets: WebAssets,
+        configurationSource: ConfigurationSource? = nil
+    ) {
+        self.current = Mutex(state)
+        self.configurationSource = configurationSource
         self.logger = logger
         self.webAssets = webAssets
         let registry = metrics ?? PrometheusCollectorRegistry()
         metricsRegistry = registry
         let factory = TileMetrics.makeFactory(registry: registry)
+        metricsFactory = factory
         pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger,
                                 metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory))
         cacheGauges = CacheGauges(registry: registry)
@@ -57,6 +74,12 @@ public final class TileService: HTTPResponder {
     /// The route of a readable request, or the early answer (bad path, method, preflight).
     private func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
         switch Router.match(request.pathSegments) {
+        case .route(let matched) where matched.isAdmin:
+            guard request.method == .post else {
+                return (matched, errorResponse(.methodNotAllowed, "method \(request.method) not allowed here (allowed: POST)",
+                                               extra: [(.allow, "POST")]))
+            }
+            return (matched, nil)
         case .route(let matched):
             switch request.method {
             case .get, .head: return (matched, nil)
@@ -85,6 +108,7 @@ public final class TileService: HTTPResponder {
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile: return errorResponse(.internalServerError, "tile routes are answered by tileResponse")
         case .metrics: return metricsPage()
+        case .clearCache, .reload: return adminResponse(request, route)
         }
     }
 

@@ -6,6 +6,8 @@ import TileProviders
 public struct Layer: Sendable {
     /// The settings (minZoom and maxZoom are set).
     public let settings: LayerSettings
+    /// The settings as configured, before the source filled anything in (a reload compares these).
+    public let configured: LayerSettings
     /// Where its tiles come from.
     public let source: TileSource
     /// Named variables its tile URLs accept in the query string.
@@ -22,8 +24,11 @@ public struct Layer: Sendable {
     public static let defaultMaxZoom = 22
 
     /// A layer.
-    public init(settings: LayerSettings, source: TileSource, variables: [URLTemplateVariable] = []) {
+    public init(
+        settings: LayerSettings, source: TileSource, variables: [URLTemplateVariable] = [], configured: LayerSettings? = nil
+    ) {
         self.settings = settings
+        self.configured = configured ?? settings
         self.source = source
         self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }

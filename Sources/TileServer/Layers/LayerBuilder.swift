@@ -62,7 +62,7 @@ struct LayerBuilder {
         }
         settings.minZoom = settings.minZoom ?? 0
         settings.maxZoom = max(settings.maxZoom ?? Layer.defaultMaxZoom, settings.minZoom ?? 0)
-        return Layer(settings: settings, source: source, variables: variables)
+        return Layer(settings: settings, source: source, variables: variables, configured: original)
     }
 }
 

@@ -23,10 +23,12 @@ public struct LayerTable: Sendable {
     public subscript(name: String) -> Layer? { byName[name] }
 
     /// Builds every layer's source; a source that cannot work is a configuration error.
-    /// Upstream sources count into `metrics`.
+    /// Upstream sources count into `metrics`. A layer of `previous` whose configured settings are
+    /// unchanged (and, for a composite, whose members are all unchanged) is kept as it is: its
+    /// source, open files and connections carry over a reload.
     public static func build(
         from configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger,
-        metrics: any MetricsFactory = MetricsSystem.factory
+        metrics: any MetricsFactory = MetricsSystem.factory, reusing previous: LayerTable? = nil
     ) throws(ConfigurationError) -> LayerTable {
         var built: [String: Layer] = [:]
         var layers: [Layer] = []
@@ -36,11 +38,29 @@ public struct LayerTable: Sendable {
             let settings = configuration.layers[index]
             let builder = LayerBuilder(key: "layers[\(index)]", file: configuration.file, registry: registry, logger: logger,
                                        metrics: metrics)
+            if let old = previous?[settings.name], old.configured == settings,
+               compositeMembers(of: settings).allSatisfy({ name in
+                   guard let member = built[name], let before = previous?[name] else { return false }
+                   return member.configured == before.configured
+               }) {
+                built[settings.name] = old
+                continue
+            }
             let layer = try builder.build(settings, members: built)
             built[layer.name] = layer
         }
         for settings in configuration.layers { layers.append(built[settings.name]!) }
         return LayerTable(layers: layers)
+    }
+
+    /// Whether this table holds the very layer `layer` (same configured settings).
+    public func keeps(_ layer: Layer) -> Bool {
+        self[layer.name]?.configured == layer.configured
+    }
+
+    private static func compositeMembers(of settings: LayerSettings) -> [String] {
+        if case .composite(let members) = settings.source { return members.map(\.layer) }
+        return []
     }
 
     private static func isComposite(_ settings: LayerSettings) -> Bool {

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Synchronization
 import TileCache
 import TileProviders
 
@@ -13,13 +14,19 @@ final class TilePipeline: Sendable {
 
     let cache: MemoryCache<TileKey, TileOutcome>
     let logger: Logger
-    /// Per-layer counters of hits, misses, joins, provider calls and renders.
-    let metrics: PipelineMetrics
+    /// Per-layer counters of hits, misses, joins, provider calls and renders; replaced on reload.
+    private let metricsTable: Mutex<PipelineMetrics>
 
     init(cache: MemoryCache<TileKey, TileOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics()) {
         self.cache = cache
         self.logger = logger
-        self.metrics = metrics
+        self.metricsTable = Mutex(metrics)
+    }
+
+    /// The per-layer counters.
+    var metrics: PipelineMetrics {
+        get { metricsTable.withLock { $0 } }
+        set { metricsTable.withLock { $0 = newValue } }
     }
 
     /// The outcome for `key`: returned at once when it is ready (a hit, a synchronous source),

@@ -1,0 +1,64 @@
+import Logging
+
+/// What a reload changed.
+public struct ReloadSummary: Sendable, Equatable, CustomStringConvertible {
+    /// Layers whose sources and cached tiles carried over.
+    public var kept: [String]
+    /// Layers built anew (their cached tiles were dropped).
+    public var rebuilt: [String]
+    /// Layers that are gone.
+    public var removed: [String]
+    /// Server settings that only take effect after a restart.
+    public var needsRestart: [String]
+
+    public var description: String {
+        var parts = ["kept: \(kept.joined(separator: ", "))", "rebuilt: \(rebuilt.joined(separator: ", "))",
+                     "removed: \(removed.joined(separator: ", "))"]
+        if !needsRestart.isEmpty { parts.append("restart needed for: \(needsRestart.joined(separator: ", "))") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension TileService {
+    /// Re-reads the configuration from the service's source and swaps it in.
+    public func reload() throws(ConfigurationError) -> ReloadSummary {
+        guard let configurationSource else {
+            throw ConfigurationError(file: "", key: "", message: "this server has no configuration file to reload")
+        }
+        return try reload(try configurationSource())
+    }
+
+    /// Builds the layers of `configuration` and swaps them in atomically. Requests in flight finish
+    /// on the old state; unchanged layers keep their sources and cached tiles; a configuration
+    /// that does not build throws and the old one stays.
+    public func reload(_ configuration: Configuration, registry: SourceRegistry = SourceRegistry()) throws(ConfigurationError) -> ReloadSummary {
+        let old = state
+        let layers = try LayerTable.build(from: configuration, registry: registry, logger: logger, metrics: metricsFactory,
+                                          reusing: old.layers)
+        let new = ServiceState(server: configuration.server, layers: layers)
+        let summary = ReloadSummary(
+            kept: layers.layers.filter { old.layers.keeps($0) }.map(\.name),
+            rebuilt: layers.layers.filter { !old.layers.keeps($0) }.map(\.name),
+            removed: old.layers.layers.filter { layers[$0.name] == nil }.map(\.name),
+            needsRestart: Self.restartSettings(old.server, configuration.server))
+        pipeline.metrics = PipelineMetrics(layers: layers.layers.map(\.name), factory: metricsFactory)
+        current.withLock { $0 = new }
+        for name in summary.rebuilt + summary.removed { pipeline.clear(layer: name) }
+        logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
+        return summary
+    }
+
+    /// Settings the running HTTP server and cache were built with.
+    private static func restartSettings(_ old: ServerSettings, _ new: ServerSettings) -> [String] {
+        var names: [String] = []
+        if old.host != new.host || old.port != new.port { names.append("server.host/port") }
+        if old.maxConnections != new.maxConnections || old.requestLineBytes != new.requestLineBytes
+            || old.headerBytes != new.headerBytes { names.append("server.limits") }
+        if old.headerSeconds != new.headerSeconds || old.idleSeconds != new.idleSeconds { names.append("server.timeouts") }
+        if old.cacheMemoryBytes != new.cacheMemoryBytes { names.append("server.cache.memoryBytes") }
+        if old.logLevel != new.logLevel || old.accessLog != new.accessLog || old.logFormat != new.logFormat {
+            names.append("server.log")
+        }
+        return names
+    }
+}
