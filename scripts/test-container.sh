@@ -194,6 +194,14 @@ path-exclude /usr/share/lintian/*
 path-exclude /usr/share/linda/*
 path-exclude /usr/share/locale/*
 EOF
+        # As the official image: apt keeps no package caches (else ~80 MB of pkgcache.bin
+        # and srcpkgcache.bin land in every layer that runs apt-get update).
+        cat >"$ROOTFS/etc/apt/apt.conf.d/docker-clean" <<'EOF'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+EOF
         find "$ROOTFS/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
         rm -rf "$ROOTFS"/usr/share/{man,info,locale}/* "$ROOTFS"/var/lib/apt/lists/* \
                "$ROOTFS"/var/cache/apt/*.bin "$ROOTFS"/var/cache/apt/archives/*.deb
