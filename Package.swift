@@ -64,8 +64,9 @@ let package = Package(
         .target(
             name: "TileLayerCLI",
             dependencies: [
-                "TileServer",
+                "TileServer", "Sockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

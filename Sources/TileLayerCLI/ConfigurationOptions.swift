@@ -53,8 +53,8 @@ enum ConfigurationOptions {
     }
 }
 
-/// Writes a line to standard error.
-func printError(_ text: String) {
-    let line = Array((text + "\n").utf8)
+/// Writes a line (or, without `newline`, just `text`) to standard error.
+func printError(_ text: String, newline: Bool = true) {
+    let line = Array((newline ? text + "\n" : text).utf8)
     _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }

@@ -7,7 +7,7 @@ public struct TileLayerCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tilelayer",
         abstract: "An HTTP tile server: XYZ tiles, TileJSON and map views from directory, MBTiles, URL and generated sources.",
-        subcommands: [ServeCommand.self],
+        subcommands: [ServeCommand.self, SeedCommand.self, TileCommand.self, ClearCacheCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -21,16 +21,16 @@ extension TileService {
     /// Drops the layer's cached tiles (all, or those in `?zoom=a-b` / `?bbox=w,s,e,n`); 204.
     /// After it returns no answer carries a tile that was cached before.
     private func clearCache(_ request: HTTPRequest, layer name: String) -> HTTPResponse {
-        guard state.layers[name] != nil else { return errorResponse(.notFound, "unknown layer \"\(name)\"") }
+        guard let layer = state.layers[name] else { return errorResponse(.notFound, "unknown layer \"\(name)\"") }
         let scope: CacheClearScope
         switch Result(catching: { () throws(CacheClearScopeError) in try CacheClearScope(query: request.queryItems) }) {
         case .success(let parsed): scope = parsed
         case .failure(let problem): return errorResponse(.badRequest, problem.message)
         }
-        if scope.isEverything {
-            pipeline.clear(layer: name)
-        } else {
-            pipeline.clear(layer: name, where: { @Sendable (key: TileKey) -> Bool in scope.contains(key.tile) })
+        let result = scope.isEverything ? pipeline.clear(layer: layer)
+            : pipeline.clear(layer: layer, where: { @Sendable (key: TileKey) -> Bool in scope.contains(key.tile) })
+        if case .failure(let error) = result {
+            return errorResponse(.internalServerError, "layer \"\(name)\": the disk cache could not be cleared (\(error)); see the server log")
         }
         logger.notice("cache cleared", metadata: ["layer": "\(name)", "query": "\(request.query ?? "")"])
         return HTTPResponse(status: .noContent)

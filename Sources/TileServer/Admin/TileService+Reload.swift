@@ -43,7 +43,9 @@ extension TileService {
             needsRestart: Self.restartSettings(old.server, configuration.server))
         pipeline.metrics = PipelineMetrics(layers: layers.layers.map(\.name), factory: metricsFactory)
         current.withLock { $0 = new }
-        for name in summary.rebuilt + summary.removed { pipeline.clear(layer: name) }
+        for layer in old.layers.layers where summary.rebuilt.contains(layer.name) || summary.removed.contains(layer.name) {
+            _ = pipeline.clear(layer: layer)
+        }
         logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
         return summary
     }

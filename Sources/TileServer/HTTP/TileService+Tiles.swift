@@ -37,6 +37,7 @@ extension TileService {
     ) -> HTTPResponse {
         var response = answer(request, result, layer: layer, scale: scale)
         response.note = cacheUse.rawValue
+        if case .success(.tile(let tile)) = result, tile.staleAge != nil { response.note = cacheUse.rawValue + ",stale" }
         response.route = MetricsRoute.tile
         return response
     }
@@ -64,6 +65,7 @@ extension TileService {
         headers.add(.eTag, tile.etag)
         if let modified = tile.lastModified { headers.add(.lastModified, HTTPDate.format(secondsSince1970: modified)) }
         headers.add(.cacheControl, "public, max-age=\(layer.settings.maxAge)")
+        if let age = tile.staleAge { headers.add(.age, String(age)) }  // RFC 5861 §4: served stale on error
         addCORS(to: &headers)
         if HTTPConditional.isNotModified(request.headers, etag: tile.etag, lastModified: tile.lastModified) {
             return HTTPResponse(status: .notModified, headers: headers)

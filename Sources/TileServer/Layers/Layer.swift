@@ -12,6 +12,8 @@ public struct Layer: Sendable {
     public let source: TileSource
     /// Named variables its tile URLs accept in the query string.
     public let variables: [String: URLTemplateVariable]
+    /// The disk tier (`cache.disk`), if it has one.
+    let diskTier: LayerDiskTier?
 
     /// The layer's name.
     public var name: String { settings.name }
@@ -31,6 +33,7 @@ public struct Layer: Sendable {
         self.configured = configured ?? settings
         self.source = source
         self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.diskTier = settings.cache.disk.map { LayerDiskTier(folder: $0, layer: settings.name) }
     }
 
     /// The tile for a requested coordinate: x wrapped, nil when z or y is outside the layer.

@@ -8,6 +8,11 @@ public struct ServedTile: Sendable {
     public let etag: String
     /// Seconds since 1970, where the source knows it.
     public let lastModified: Int?
+    /// Seconds since 1970 when the disk tier stored it; nil when it did not come from disk.
+    public internal(set) var storedAt: Int?
+    /// Set only when served stale (RFC 5861 `stale-if-error`): the source failed and this copy's
+    /// freshness had run out; the seconds since it was stored, sent as `Age`.
+    public internal(set) var staleAge: Int?
 
     /// A tile; the ETag is computed once, here.
     public init(body: [UInt8], lastModified: Int?) {

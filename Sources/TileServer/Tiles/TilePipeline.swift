@@ -16,6 +16,8 @@ final class TilePipeline: Sendable {
     let logger: Logger
     /// Per-layer counters of hits, misses, joins, provider calls and renders; replaced on reload.
     private let metricsTable: Mutex<PipelineMetrics>
+    /// The disk tiers of the layers seen so far, by layer name (for `clear`).
+    let diskTiers = Mutex<[String: LayerDiskTier]>([:])
 
     init(cache: MemoryCache<TileKey, TileOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics()) {
         self.cache = cache
@@ -42,7 +44,7 @@ final class TilePipeline: Sendable {
     ) -> (result: Result<TileOutcome, TileFailure>, cache: TileCacheUse)? {
         let counters = metrics[layer.name]
         guard layer.settings.cache.memory ?? true else {
-            return produce(key, layer: layer, counters: counters) { completion($0, .bypass) }.map { ($0, .bypass) }
+            return fill(key, layer: layer, counters: counters) { completion($0, .bypass) }.map { ($0, .bypass) }
         }
         switch cache.lookupOrJoin(key) {
         case .hit(let outcome):
@@ -60,7 +62,7 @@ final class TilePipeline: Sendable {
                 }
                 cache.complete(token, with: result.map(\.cacheFill).mapError { $0 as any Error })
             }
-            let now = produce(key, layer: layer, counters: counters) { result in
+            let now = fill(key, layer: layer, counters: counters) { result in
                 store(result)
                 completion(result, .miss)
             }
@@ -88,8 +90,8 @@ final class TilePipeline: Sendable {
         }
     }
 
-    /// Makes the outcome without the cache: the source's own tile, or a derived one.
-    private func produce(
+    /// Makes the outcome without the caches: the source's own tile, or a derived one.
+    func produce(
         _ key: TileKey, layer: Layer, counters: LayerMetrics?, completion: @escaping Completion
     ) -> Result<TileOutcome, TileFailure>? {
         let native = (key.scale == 1) == (layer.settings.tileSize == 256)
@@ -131,18 +133,11 @@ final class TilePipeline: Sendable {
 }
 
 extension TileOutcome {
-    /// How the cache treats the outcome: "not available now" is handed on, never stored.
+    /// How the cache treats the outcome: "not available now" and stale copies are handed on,
+    /// never stored.
     var cacheFill: CacheFillResult<TileOutcome> {
         if case .unavailable = self { return .doNotStore(self) }
+        if case .tile(let tile) = self, tile.staleAge != nil { return .doNotStore(self) }
         return .store(self, cost: cost)
-    }
-}
-
-extension TilePipeline {
-    /// Drops the cached answers of `layer` for which `matches` holds (all when nil). Fills in
-    /// progress for those keys are retired: their results reach their waiters but are not
-    /// stored, so no answer after this returns carries a tile from before it.
-    func clear(layer: String, where matches: (@Sendable (TileKey) -> Bool)? = nil) {
-        cache.removeAll { key in key.layer == layer && (matches?(key) ?? true) }
     }
 }

@@ -1,0 +1,35 @@
+import Dispatch
+import TileCache
+import TileGeometry
+
+extension TileService {
+    /// The outcome for one tile of `layer` through the memory and disk tiers, as a tile request
+    /// would get it (the seeder and `tilelayer tile` use it; no HTTP).
+    public func outcome(
+        layer: Layer, tile: TileCoordinate, scale: Int = 1, variables: [String: String] = [:]
+    ) async -> Result<TileOutcome, TileFailure> {
+        await pipeline.outcome(for: TileKey(layer: layer.name, tile: tile, scale: scale, variables: variables), layer: layer)
+    }
+
+    /// Drops the cached tiles of the layer called `layer` for which `matches` holds (all when
+    /// nil): its disk tier's files, then its memory entries. Returns the number of disk files
+    /// removed (nil: the whole folder went), or the disk error (memory is cleared regardless).
+    /// Runs the file I/O on a Dispatch thread.
+    public func clearCache(
+        layer: String, where matches: (@Sendable (TileKey) -> Bool)? = nil
+    ) async -> Result<Int?, CacheError> {
+        let found = state.layers[layer]
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [pipeline] in
+                continuation.resume(returning: found.map { pipeline.clear(layer: $0, where: matches) }
+                    ?? pipeline.clear(layer: layer, where: matches))
+            }
+        }
+    }
+
+    /// Suspends until at most `limit` disk-tier writes are queued (0: all on disk). A seeder
+    /// calls it as back-pressure and before it exits.
+    public func waitForCacheWrites(below limit: Int = 0) async {
+        await pipeline.waitForDiskWrites(below: limit)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TileCache
+
+/// The generic disk store: round trips, the header's checks, atomic replacement, removal.
+@Suite struct DiskTileStoreTests {
+    let root = NSTemporaryDirectory() + "disk-store-" + UUID().uuidString
+
+    func store() -> DiskTileStore<Int> {
+        DiskTileStore(root: root, relativePath: { "\($0 % 10)/\($0).bin" }, key: { path in
+            path.hasSuffix(".bin") ? Int(path.split(separator: "/").last!.dropLast(4)) : nil
+        })
+    }
+
+    @Test func recordsRoundTrip() throws {
+        let store = store()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let tile = DiskRecord(kind: .tile, body: Array(0 ... 255) + [1, 2, 3], storedAt: 1_700_000_000, lastModified: 1000)
+        let none = DiskRecord(kind: .noTile, storedAt: 5)
+        try store.write(tile, for: 42)
+        try store.write(none, for: 7)
+        #expect(try store.read(42) == tile)
+        #expect(try store.read(7) == none)
+        #expect(try store.read(8) == nil)
+        try store.write(none, for: 42)  // replaced
+        #expect(try store.read(42) == none)
+        let names = try FileManager.default.contentsOfDirectory(atPath: root + "/2")
+        #expect(names == ["42.bin"])  // no temporary file left behind
+    }
+
+    @Test func everyDamagedByteIsDetected() throws {
+        let store = store()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let record = DiskRecord(kind: .tile, body: Array(repeating: 0xAB, count: 100), storedAt: 1, lastModified: nil)
+        try store.write(record, for: 3)
+        let good = Array(FileManager.default.contents(atPath: store.path(for: 3))!)
+        for index in good.indices {
+            var bad = good
+            bad[index] ^= 0x01
+            _ = FileManager.default.createFile(atPath: store.path(for: 3), contents: Data(bad))
+            #expect(throws: CacheError.self) { try store.read(3) }
+            #expect(!FileManager.default.fileExists(atPath: store.path(for: 3)))  // deleted
+        }
+        for length in [0, 10, 35, 36, good.count - 1] {
+            _ = FileManager.default.createFile(atPath: store.path(for: 3), contents: Data(good.prefix(length)))
+            #expect(throws: CacheError.self) { try store.read(3) }
+        }
+    }
+
+    @Test func removeAllWithAPredicateAndWhole() throws {
+        let store = store()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for key in 0 ..< 20 { try store.write(DiskRecord(kind: .noTile, storedAt: key), for: key) }
+        #expect(try store.removeAll { $0 % 2 == 0 } == 10)
+        #expect(try store.read(4) == nil)
+        #expect(try store.read(5) != nil)
+        #expect(try store.removeAll() == nil)
+        #expect(try store.read(5) == nil)
+        try store.write(DiskRecord(kind: .noTile, storedAt: 1), for: 5)  // the folder is made again
+        #expect(try store.read(5) != nil)
+    }
+
+    @Test func aFolderUnderAFileIsAnIOError() throws {
+        _ = FileManager.default.createFile(atPath: root, contents: Data([1]))
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = store()
+        #expect(try store.read(1) == nil)
+        #expect(throws: CacheError.self) { try store.write(DiskRecord(kind: .noTile, storedAt: 1), for: 1) }
+    }
+
+    @Test func crc32MatchesTheStandardCheckValue() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+    }
+}
