@@ -28,6 +28,12 @@ public final class HTTPServer: @unchecked Sendable {
     private var acceptSource: DispatchSourceRead?
     private var sweeper: DispatchSourceTimer?
     private var acceptPaused = false
+    /// Serial queues, one per core, that connection queues target round-robin: a busy worker
+    /// drains many connections' events without a thread hand-off (a context switch) for each.
+    private let workerQueues: [DispatchQueue] = (0 ..< max(1, System.coreCount)).map {
+        DispatchQueue(label: "tilelayer.http.worker.\($0)", qos: .userInitiated)
+    }
+    private var nextWorker = 0
 
     /// How often deadlines are checked, seconds.
     private static let sweepInterval = 0.25
@@ -116,11 +122,17 @@ public final class HTTPServer: @unchecked Sendable {
             logger.warning("connection limit reached; answered 503", metadata: ["limit": "\(configuration.maxConnections)"])
             return
         }
-        let queue = DispatchQueue(label: "tilelayer.http.connection", target: .global())
+        let queue = DispatchQueue(label: "tilelayer.http.connection", target: nextWorkerQueue())
         let connection = HTTPConnection(socket: socket, peer: peer, server: self, queue: queue)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
         metrics.connectionOpened()
         connection.start()
+    }
+
+    /// The worker queue for the next connection (called on `acceptQueue`).
+    private func nextWorkerQueue() -> DispatchQueue {
+        nextWorker = (nextWorker + 1) % workerQueues.count
+        return workerQueues[nextWorker]
     }
 
     private func sweepDeadlines() {

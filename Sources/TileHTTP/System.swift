@@ -1,0 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Facts about the machine.
+enum System {
+    /// Online processor cores.
+    static let coreCount = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+}
