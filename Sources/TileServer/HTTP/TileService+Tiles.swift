@@ -63,8 +63,8 @@ extension TileService {
         var headers = HTTPHeaders()
         headers.add(.contentType, "image/png")
         headers.add(.eTag, tile.etag)
-        if let modified = tile.lastModified { headers.add(.lastModified, HTTPDate.format(secondsSince1970: modified)) }
-        headers.add(.cacheControl, "public, max-age=\(layer.settings.maxAge)")
+        if let modified = tile.lastModifiedText { headers.add(.lastModified, modified) }
+        headers.add(.cacheControl, layer.cacheControl)
         if let age = tile.staleAge { headers.add(.age, String(age)) }  // RFC 5861 §4: served stale on error
         addCORS(to: &headers)
         if HTTPConditional.isNotModified(request.headers, etag: tile.etag, lastModified: tile.lastModified) {
@@ -75,7 +75,7 @@ extension TileService {
 
     /// The layer's "no tile" answer: 404, 204 or a transparent tile, all cacheable.
     func noTileAnswer(_ request: HTTPRequest, layer: Layer, scale: Int) -> HTTPResponse {
-        let caching = "public, max-age=\(layer.settings.maxAge)"
+        let caching = layer.cacheControl
         switch layer.settings.emptyTile {
         case .notFound:
             return errorResponse(.notFound, "no tile here", extra: [(.cacheControl, caching)])

@@ -10,6 +10,8 @@ public struct Layer: Sendable {
     public let configured: LayerSettings
     /// Where its tiles come from.
     public let source: TileSource
+    /// `Cache-Control` of its tiles, made once.
+    public let cacheControl: String
     /// Named variables its tile URLs accept in the query string.
     public let variables: [String: URLTemplateVariable]
     /// The disk tier (`cache.disk`), if it has one.
@@ -31,6 +33,7 @@ public struct Layer: Sendable {
     ) {
         self.settings = settings
         self.configured = configured ?? settings
+        self.cacheControl = "public, max-age=\(settings.maxAge)"
         self.source = source
         self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.diskTier = settings.cache.disk.map { LayerDiskTier(folder: $0, layer: settings.name) }

@@ -1,3 +1,4 @@
+import TileHTTP
 import TileProviders
 
 /// A tile ready to send: the PNG bytes, their content-hash ETag and the source's mtime.
@@ -8,6 +9,8 @@ public struct ServedTile: Sendable {
     public let etag: String
     /// Seconds since 1970, where the source knows it.
     public let lastModified: Int?
+    /// `lastModified` as an HTTP-date, formatted once (not per request).
+    public let lastModifiedText: String?
     /// Seconds since 1970 when the disk tier stored it; nil when it did not come from disk.
     public internal(set) var storedAt: Int?
     /// Set only when served stale (RFC 5861 `stale-if-error`): the source failed and this copy's
@@ -19,6 +22,7 @@ public struct ServedTile: Sendable {
         self.body = body
         self.etag = ContentHash.etag(of: body)
         self.lastModified = lastModified
+        self.lastModifiedText = lastModified.map { HTTPDate.format(secondsSince1970: $0) }
     }
 }
 
