@@ -1,4 +1,5 @@
 import Logging
+import TileServer
 
 #if canImport(Glibc)
 import Glibc
@@ -43,64 +44,22 @@ struct JSONLogHandler: LogHandler {
 
     /// One JSON line, newline included; metadata keys in sorted order.
     static func line(time: String, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
-        var out = "{\"time\":"
-        appendString(time, to: &out)
-        out += ",\"level\":"
-        appendString(level.rawValue, to: &out)
-        out += ",\"logger\":"
-        appendString(label, to: &out)
-        out += ",\"message\":"
-        appendString(message, to: &out)
+        var members: [(String, JSONValue)] = [
+            ("time", .string(time)), ("level", .string(level.rawValue)), ("logger", .string(label)), ("message", .string(message)),
+        ]
         for key in metadata.keys.sorted() {
-            out += ","
-            appendString(reservedKeys.contains(key) ? "meta.\(key)" : key, to: &out)
-            out += ":"
-            appendValue(metadata[key]!, to: &out)
+            members.append((reservedKeys.contains(key) ? "meta.\(key)" : key, json(metadata[key]!)))
         }
-        out += "}\n"
-        return out
+        return JSONValue.object(members).serialized + "\n"
     }
 
-    private static func appendValue(_ value: Logger.Metadata.Value, to out: inout String) {
+    private static func json(_ value: Logger.Metadata.Value) -> JSONValue {
         switch value {
-        case .string(let text): appendString(text, to: &out)
-        case .stringConvertible(let thing): appendString(thing.description, to: &out)
-        case .array(let items):
-            out += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                appendValue(item, to: &out)
-            }
-            out += "]"
-        case .dictionary(let entries):
-            out += "{"
-            for (index, key) in entries.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                appendString(key, to: &out)
-                out += ":"
-                appendValue(entries[key]!, to: &out)
-            }
-            out += "}"
+        case .string(let text): return .string(text)
+        case .stringConvertible(let thing): return .string(thing.description)
+        case .array(let items): return .array(items.map(json))
+        case .dictionary(let entries): return .object(entries.keys.sorted().map { ($0, json(entries[$0]!)) })
         }
-    }
-
-    /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
-    static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 
     /// Now as RFC 3339 in UTC with milliseconds: `2025-01-31T12:34:56.789Z`.
