@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG"]),
         .testTarget(
             name: "TileServerTests",
-            dependencies: ["TileServer", "TileHTTP", "TileProviders", "TileGeometry", "Sockets"]
+            dependencies: ["TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "Sockets"]
         ),
     ],
     swiftLanguageModes: [.v6]

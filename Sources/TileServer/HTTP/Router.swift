@@ -5,6 +5,7 @@ public enum Router {
 
     /// The route for `segments` (as `HTTPRequest.pathSegments`).
     public static func match(_ segments: [String]) -> RouteMatch {
+        if segments.first == StaticRouteParser.prefix { return StaticRouteParser.match(segments) }
         switch segments.count {
         case 0:
             return .route(.index)

@@ -31,6 +31,7 @@ public final class TileService: HTTPResponder {
         let (route, early) = classify(request)
         if let early { return early }
         if case .tile(let tile) = route { return tileResponse(request, tile, completion: completion) }
+        if case .staticMap(let view) = route { return staticResponse(request, view, completion: completion) }
         return handle(request)
     }
 
@@ -64,6 +65,7 @@ public final class TileService: HTTPResponder {
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile(let tile): return waitForTile(request, tile)
+        case .staticMap(let view): return waitFor { staticResponse(request, view, completion: $0) }
         }
     }
 
@@ -98,8 +100,13 @@ public final class TileService: HTTPResponder {
 extension TileService {
     /// Blocks the calling thread until the tile answer is ready (never call on the concurrency pool).
     private func waitForTile(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse {
+        waitFor { tileResponse(request, route, completion: $0) }
+    }
+
+    /// Blocks until `start` answers at once or calls its completion (never call on the concurrency pool).
+    private func waitFor(_ start: (@escaping @Sendable (HTTPResponse) -> Void) -> HTTPResponse?) -> HTTPResponse {
         let box = ResponseBox()
-        if let now = tileResponse(request, route, completion: { box.set($0) }) { return now }
+        if let now = start({ box.set($0) }) { return now }
         return box.wait()
     }
 }
