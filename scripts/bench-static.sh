@@ -105,7 +105,7 @@ def view():
     out = io.BytesIO()
     image.save(out, "PNG")
     return image, out.getvalue()
-image, _ = view()
+image, png = view()
 image.save(tmp + "/staticmap.png")
 ours = Image.open(tmp + "/tilelayer.png").convert("RGB")
 box = ImageChops.difference(ours, image.convert("RGB")).getbbox()
@@ -113,9 +113,11 @@ start = time.perf_counter()
 for _ in range(n):
     view()
 elapsed = time.perf_counter() - start
-print(f"{n / elapsed:.2f} {'identical' if box is None else f'differ in {box}'} {ours.size[0]}x{ours.size[1]}")
+same = "identical" if box is None else f"differ-in-{box[0]},{box[1]},{box[2]},{box[3]}"
+print(f"{n / elapsed:.2f} {same} {ours.size[0]}x{ours.size[1]} {len(png)}")
 PY
-read -r PY_RATE SAME OUR_SIZE <"$TMP/python.txt"
+read -r PY_RATE SAME OUR_SIZE PY_BYTES <"$TMP/python.txt"
+OUR_BYTES=$(wc -c <"$TMP/tilelayer.png")
 
 wrk_rate() { # wrk_rate CONNECTIONS PATH: requests/s, failing on any non-2xx answer or socket error
     local out="$TMP/wrk-$1.txt"
@@ -133,7 +135,7 @@ printf '   %-44s %8s views/s\n' "tilelayer /static (wrk, 1 connection)" "$TL_RAT
 printf '   %-44s %8.2f views/s\n' "staticmap render + PNG save (Python loop)" "$PY_RATE"
 printf '   %-44s %8s views/s\n' "tilelayer /static (wrk, 2 connections)" "$TL_RATE2"
 printf '   %-44s %8s views/s\n' "tilelayer zoom -0.5, bearing 30, tilt 25" "$TL_TURNED"
-echo "   same pixels: $SAME ($OUR_SIZE)"
+echo "   same pixels: $SAME ($OUR_SIZE); PNG bytes: tilelayer $OUR_BYTES, staticmap $PY_BYTES"
 ratio=$(awk -v a="$TL_RATE" -v b="$PY_RATE" 'BEGIN { printf "%.1f", a / b }')
 verdict=$(awk -v r="$ratio" -v t="$TARGET" 'BEGIN { print (r >= t) ? "PASS" : "BELOW TARGET" }')
 echo "== ratio tilelayer/staticmap: ${ratio}x (target ${TARGET}x): $verdict"

@@ -95,4 +95,21 @@ import TilePNG
         #expect(image.pixel(x: 400, y: 100)!.alpha == 0)
         #expect(image.pixel(x: 400, y: 400)!.alpha == 0)
     }
+
+    @Test func aBrokenTileIsABadGateway() async throws {
+        let tiles = TemporaryFolder()
+        tiles.write("1/0/0.png", Fixtures.worldTile(1, 0, 0))
+        tiles.write("1/1/0.png", Array("not a png".utf8))
+        let service = try Fixtures.service(extraYAML: """
+          - name: broken
+            source: {type: directory, path: \(tiles.path)}
+            minZoom: 1
+            maxZoom: 1
+        """, folder: folder)
+        let response = try await service.fetch("/static/broken/0,0,1/512x512.png")
+        #expect(response.status == .badGateway)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("broken/1/1/0"))
+        // The description does not read the tiles, so it is still answered.
+        #expect(try await service.fetch("/static/broken/0,0,1/512x512.json").status == .ok)
+    }
 }

@@ -36,6 +36,6 @@ struct TexelSum {
 
     @inline(__always)
     private static func channel(_ value: Double) -> UInt8 {
-        UInt8(min(max(value, 0), 255).rounded())
+        UInt8(min(max(value, 0), 255) + 0.5)  // round half up, without a libm call
     }
 }

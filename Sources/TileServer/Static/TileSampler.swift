@@ -35,10 +35,10 @@ struct TileSampler {
     /// centre at (i, j) (callers subtract half a pixel). Taps outside the atlas do not count.
     @inline(__always)
     mutating func bilinear(x: Double, y: Double) -> TexelSum {
-        let left = x.rounded(.down), top = y.rounded(.down)
-        let fx = x - left, fy = y - top
-        let y0 = min(max(Int(top), 0), world - 1), y1 = min(max(Int(top) + 1, 0), world - 1)
-        var x0 = Int(left) % world
+        let left = Self.floor(x), top = Self.floor(y)
+        let fx = x - Double(left), fy = y - Double(top)
+        let y0 = min(max(top, 0), world - 1), y1 = min(max(top + 1, 0), world - 1)
+        var x0 = left % world
         if x0 < 0 { x0 += world }
         let x1 = x0 + 1 == world ? 0 : x0 + 1
         var sum = TexelSum()
@@ -47,6 +47,13 @@ struct TileSampler {
         add(x0, y1, (1 - fx) * fy, to: &sum)
         add(x1, y1, fx * fy, to: &sum)
         return sum.normalized()
+    }
+
+    /// floor(value) as an Int without a libm call (values are a few world widths at most).
+    @inline(__always)
+    private static func floor(_ value: Double) -> Int {
+        let truncated = Int(value)
+        return Double(truncated) > value ? truncated - 1 : truncated
     }
 
     @inline(__always)
