@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(
             name: "TileServerTests",
             dependencies: [
-                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "Sockets", "TileLayerCLI",
+                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "Sockets", "TileLayerCLI",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

@@ -21,6 +21,8 @@ public enum Route: Sendable, Equatable {
     case tileJSON(layer: String)
     /// `/{z}/{x}/{y}.png` and `/{layer}/{z}/{x}/{y}.png` (and `@2x`).
     case tile(TileRoute)
+    /// `/static/{layer}/{camera}/{w}x{h}[@2x].png|json`: a rendered or described map view.
+    case staticMap(StaticRoute)
     /// `/metrics`: Prometheus text exposition.
     case metrics
     /// `POST /admin/layers/{layer}/clear-cache`.

@@ -6,6 +6,7 @@ public enum Router {
     /// The route for `segments` (as `HTTPRequest.pathSegments`).
     public static func match(_ segments: [String]) -> RouteMatch {
         if segments.first == "admin" { return admin(Array(segments.dropFirst())) }
+        if segments.first == StaticRouteParser.prefix { return StaticRouteParser.match(segments) }
         switch segments.count {
         case 0:
             return .route(.index)

@@ -68,6 +68,9 @@ public final class TileService: HTTPResponder {
         if case .tile(let tile) = route {
             return tileResponse(request, tile, completion: { completion($0.labelled(route)) })?.labelled(route)
         }
+        if case .staticMap(let view) = route {
+            return staticResponse(request, view, completion: { completion($0.labelled(route)) })?.labelled(route)
+        }
         return handle(request).labelled(route)
     }
 
@@ -106,7 +109,7 @@ public final class TileService: HTTPResponder {
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
-        case .tile: return errorResponse(.internalServerError, "tile routes are answered by tileResponse")
+        case .tile, .staticMap: return errorResponse(.internalServerError, "tiles and views are answered asynchronously")
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)
         }

@@ -25,6 +25,7 @@ extension Route {
         case .tile: MetricsRoute.tile
         case .metrics: MetricsRoute.metrics
         case .asset: MetricsRoute.asset
+        case .staticMap: MetricsRoute.staticFile
         case .clearCache, .reload: MetricsRoute.admin
         }
     }

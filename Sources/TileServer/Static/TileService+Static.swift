@@ -1,0 +1,74 @@
+import TileGeometry
+import TileHTTP
+import TilePNG
+
+extension TileService {
+    /// The answer to a `/static` request: at once for JSON and for errors; for a PNG nil, and
+    /// `completion` once the view is rendered. The one place static-view errors become answers.
+    func staticResponse(
+        _ request: HTTPRequest, _ route: StaticRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> HTTPResponse? {
+        guard let layer = state.layers[route.layer] else {
+            return errorResponse(.notFound, "unknown layer \"\(route.layer)\"")
+        }
+        let view: StaticView
+        let query: StaticQuery
+        do throws(StaticMapError) {
+            query = try StaticQuery(request.queryItems)
+            view = try StaticView(route: route, query: query, layer: layer)
+        } catch {
+            return errorResponse(.badRequest, error.description)
+        }
+        let variables: [String: String]
+        switch layer.variableValues(from: query.layerItems) {
+        case .success(let values): variables = values
+        case .failure(let problem): return errorResponse(.badRequest, problem.description)
+        }
+        switch route.format {
+        case .json:
+            return staticAnswer(request, body: Array(view.json.serialized.utf8), contentType: "application/json", layer: layer)
+        case .png:
+            Task { [self] in
+                completion(await renderedAnswer(request, view, layer: layer, variables: variables))
+            }
+            return nil
+        }
+    }
+
+    /// The view rendered and encoded, or the 503/502/500 that stands in for it.
+    private func renderedAnswer(_ request: HTTPRequest, _ view: StaticView, layer: Layer,
+                                variables: [String: String]) async -> HTTPResponse {
+        switch await StaticRenderer(pipeline: pipeline).render(view, layer: layer, variables: variables) {
+        case .success(.image(let image, _, _)):
+            do {
+                let body = try StaticRenderer.encoder.encode(image)
+                return staticAnswer(request, body: body, contentType: "image/png", layer: layer)
+            } catch {
+                logger.error("static view encoding failed", metadata: ["layer": "\(layer.name)", "error": "\(error)"])
+                return errorResponse(.internalServerError, "the static view could not be encoded; see the server log")
+            }
+        case .success(.unavailable(let retryAfter)):
+            return errorResponse(.serviceUnavailable, "a tile of layer \"\(layer.name)\" in this view is not available now; retry later",
+                                 extra: [(.retryAfter, String(retryAfter)), (.cacheControl, "no-store")])
+        case .failure(let failure):
+            // A view depends on its tiles as on an upstream: any tile failure is a bad gateway.
+            logger.error("static view: tile source failed",
+                         metadata: ["layer": "\(layer.name)", "tile": "\(failure.key)", "error": "\(failure.error)"])
+            return errorResponse(.badGateway, "layer \"\(layer.name)\": tile \(failure.key) failed: \(failure.error.description)")
+        }
+    }
+
+    /// 200 with a content-hash ETag and the layer's caching, or 304 when the client's copy matches.
+    private func staticAnswer(_ request: HTTPRequest, body: [UInt8], contentType: String, layer: Layer) -> HTTPResponse {
+        let etag = ContentHash.etag(of: body)
+        var headers = HTTPHeaders()
+        headers.add(.contentType, contentType)
+        headers.add(.eTag, etag)
+        headers.add(.cacheControl, "public, max-age=\(layer.settings.maxAge)")
+        addCORS(to: &headers)
+        if HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: nil) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        return HTTPResponse(status: .ok, headers: headers, body: body)
+    }
+}
