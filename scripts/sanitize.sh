@@ -2,8 +2,8 @@
 # Runs the whole test suite under AddressSanitizer and under ThreadSanitizer, each in its own
 # scratch path (.build-asan, .build-tsan: git-ignored by `.build-*/`), and prints a summary.
 #   scripts/sanitize.sh [address|thread]…      (both by default)
-# ThreadSanitizer: scripts/tsan-suppressions.txt is applied (see the file for what it covers
-# and why); it is the only suppression.
+# Suppressions (each file says what it covers and why): scripts/lsan-suppressions.txt
+# (swift-corelibs-xctest's runner) and scripts/tsan-suppressions.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -12,6 +12,7 @@ kinds=("$@")
 mkdir -p scripts/out/sanitize
 export TSAN_OPTIONS="suppressions=$root/scripts/tsan-suppressions.txt halt_on_error=0 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}"
+export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt ${LSAN_OPTIONS:-}"
 status=0
 for kind in "${kinds[@]}"; do
     case $kind in address) scratch=.build-asan ;; thread) scratch=.build-tsan ;; *) echo "unknown sanitizer $kind" >&2; exit 2 ;; esac

@@ -6,5 +6,5 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ulimit -n "$(ulimit -Hn)"
-(cd "$root" && swift build -c release --product tilelayer >/dev/null)
+(cd "$root" && swift build -c release --product tilelayer >/dev/null 2>&1) || { echo "release build failed: run swift build -c release" >&2; exit 1; }
 exec python3 "$root/scripts/hardening/slow_clients.py" "$@"

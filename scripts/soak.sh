@@ -8,5 +8,5 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ulimit -n 8192 2>/dev/null || true
-(cd "$root" && swift build -c release --product tilelayer >/dev/null)
+(cd "$root" && swift build -c release --product tilelayer >/dev/null 2>&1) || { echo "release build failed: run swift build -c release" >&2; exit 1; }
 exec python3 "$root/scripts/hardening/soak.py" "$@"
