@@ -25,6 +25,8 @@ final class HTTPConnection: @unchecked Sendable {
     private var output = HTTPOutputQueue()
     private var awaitingResponse = false
     private var closeAfterWrite = false
+    /// The client sent end-of-file: answer what it sent, then close.
+    private var peerFinished = false
     private var lingering = false
     private var closed = false
     private var headerDeadlineSet = false
@@ -89,19 +91,35 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func peerClosed() {
-        // The client will send nothing more: answer what is in flight, then close.
+        // The client will send nothing more (it may have half-closed after a pipeline, as
+        // `nc -N` does): answer every complete request it sent, then close.
         suspendReading()
-        closeAfterWrite = true
-        if lingering || (!awaitingResponse && output.isEmpty) { close() }
+        peerFinished = true
+        if lingering { close() } else { processRequests() }
     }
 
     /// Parses and answers every complete request in order, then writes.
     private func processRequests() {
         dispatchPrecondition(condition: .onQueue(queue))
+        var pausedAtHighWater = false
+        repeat {
+            parseAndRespond()
+            pausedAtHighWater = output.byteCount >= Self.outputHighWater
+            flush()
+            // Paused at the high-water mark but the socket took everything at once: no write
+            // event will follow, so go on with the rest of the pipeline now.
+        } while pausedAtHighWater && output.isEmpty && !closed
+        updateDeadline()
+    }
+
+    private func parseAndRespond() {
         while !awaitingResponse && !closeAfterWrite && !closed && output.byteCount < Self.outputHighWater {
             let request: HTTPRequest
             do {
-                guard let next = try parser.next() else { break }
+                guard let next = try parser.next() else {
+                    if peerFinished { closeAfterWrite = true }
+                    break
+                }
                 request = next
             } catch {
                 server.log(parseError: error, peer: peer)
@@ -123,8 +141,6 @@ final class HTTPConnection: @unchecked Sendable {
             }
             if let immediate { complete(request, immediate, keepAlive: keepAlive, started: started) }
         }
-        flush()
-        updateDeadline()
     }
 
     private func complete(_ request: HTTPRequest, _ response: HTTPResponse, keepAlive: Bool, started: DispatchTime) {
@@ -206,7 +222,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func resumeReadingIfNeeded() {
-        if readSuspended && !closeAfterWrite, let readSource {
+        if readSuspended && !closeAfterWrite && !peerFinished, let readSource {
             readSource.resume()
             readSuspended = false
         }

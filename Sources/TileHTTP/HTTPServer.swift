@@ -34,6 +34,8 @@ public final class HTTPServer: @unchecked Sendable {
         DispatchQueue(label: "tilelayer.http.worker.\($0)", qos: .userInitiated)
     }
     private var nextWorker = 0
+    /// Flood warnings, rate-limited; touched only on `acceptQueue`.
+    private var warnings = HTTPWarningLimiter()
 
     /// How often deadlines are checked, seconds.
     private static let sweepInterval = 0.25
@@ -95,7 +97,11 @@ public final class HTTPServer: @unchecked Sendable {
                 return
             case .outOfDescriptors:
                 // Out of descriptors: stop accepting for a moment instead of spinning on EMFILE.
-                logger.warning("out of file descriptors; pausing accept", metadata: ["connections": "\(connectionCount)"])
+                let (log, suppressed) = warnings.admit("descriptors")
+                if log {
+                    logger.warning("out of file descriptors; pausing accept", metadata: [
+                        "connections": "\(connectionCount)", "suppressedSinceLast": "\(suppressed)"])
+                }
                 acceptPaused = true
                 acceptSource?.suspend()
                 acceptQueue.asyncAfter(deadline: .now() + Self.descriptorBackoff) { [self] in
@@ -119,7 +125,11 @@ public final class HTTPServer: @unchecked Sendable {
             }
             socket.close()
             metrics.connectionRejected()
-            logger.warning("connection limit reached; answered 503", metadata: ["limit": "\(configuration.maxConnections)"])
+            let (log, suppressed) = warnings.admit("limit")
+            if log {
+                logger.warning("connection limit reached; answered 503", metadata: [
+                    "limit": "\(configuration.maxConnections)", "suppressedSinceLast": "\(suppressed)"])
+            }
             return
         }
         let queue = DispatchQueue(label: "tilelayer.http.connection", target: nextWorkerQueue())

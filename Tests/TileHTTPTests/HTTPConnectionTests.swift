@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Logging
+import Sockets
+import Testing
+@testable import TileHTTP
+
+/// Answers `/bytes/N` with N bytes (synchronously) and `/later/N` with N bytes after 20 ms.
+private struct SizedResponder: HTTPResponder {
+    func respond(
+        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> HTTPResponse? {
+        let count = request.pathSegments.count == 2 ? Int(request.pathSegments[1]) ?? 0 : 0
+        let response = HTTPResponse(status: .ok, body: [UInt8](repeating: UInt8(count % 251), count: count))
+        if request.pathSegments.first == "later" {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { completion(response) }
+            return nil
+        }
+        return response
+    }
+}
+
+/// A blocking loopback client that reads Content-Length-framed answers.
+private final class WireClient {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
+        let socket = try Socket.connect(host: "127.0.0.1", port: port)
+        descriptor = dup(socket.descriptor)
+        socket.close()
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }
+            sent += n
+        }
+    }
+
+    func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<n])
+        return true
+    }
+
+    /// The status and body of the next answer; nil on end of file or a 5 s silence.
+    func readAnswer() -> (status: Int, body: [UInt8])? {
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = buffer.indices.dropLast(3).first { Array(buffer[$0 ..< $0 + 4]) == terminator }
+            if headEnd == nil && !fill() { return nil }
+        }
+        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self).lowercased()
+        buffer.removeFirst(headEnd! + 4)
+        let status = Int(head.split(separator: " ")[1]) ?? 0
+        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst(15).trimmingSpaces) } ?? 0
+        while buffer.count < length { if !fill() { return nil } }
+        defer { buffer.removeFirst(length) }
+        return (status, Array(buffer[..<length]))
+    }
+
+    var closedByPeer: Bool { buffer.isEmpty && !fill() }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct HTTPConnectionTests {
+    private func withServer(_ body: (Int) throws -> Void) async throws {
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false)
+        let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
+                                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let port = try server.start()
+        var failure: (any Error)?
+        do { try body(port) } catch { failure = error }
+        // Always shut down: the server must outlive its connections.
+        await withCheckedContinuation { continuation in server.shutdown(gracePeriod: 1) { continuation.resume() } }
+        if let failure { throw failure }
+    }
+
+    /// Regression: pipelined answers that pass the output high-water mark and are written at
+    /// once left the rest of the pipeline unparsed until the client sent more (it never does).
+    @Test func pipelinedAnswersBeyondTheHighWaterMarkAllArrive() async throws {
+        try await withServer { port in
+            let client = try WireClient(port: port, receiveBuffer: 8 << 20)
+            let sizes = [700_000, 700_000, 10, 700_000, 5]
+            client.send(sizes.map { "GET /bytes/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+            for size in sizes {
+                let answer = try #require(client.readAnswer())
+                #expect(answer.status == 200)
+                #expect(answer.body.count == size)
+            }
+        }
+    }
+
+    /// Regression: a client that sends a pipeline and then half-closes (`shutdown(SHUT_WR)`,
+    /// `nc -N`) must get every answer, even when answers are asynchronous.
+    @Test(arguments: ["bytes", "later"])
+    func halfClosedClientGetsEveryPipelinedAnswer(kind: String) async throws {
+        try await withServer { port in
+            let client = try WireClient(port: port)
+            let sizes = [3, 100_000, 7]
+            client.send(sizes.map { "GET /\(kind)/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+            client.finishSending()
+            for size in sizes {
+                let answer = try #require(client.readAnswer())
+                #expect(answer.body.count == size)
+            }
+            #expect(client.closedByPeer)
+        }
+    }
+}
