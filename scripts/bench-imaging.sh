@@ -100,13 +100,13 @@ if [[ -n $VERIFY_ZOOM ]]; then
 fi
 
 # --- rounds ---------------------------------------------------------------------------------
-run_ours() { # threads
+run_ours() { # threads (round=N in the RESULT lines: the script's round, each process runs one)
     "$BENCH" "$DATA" --zooms "$ZOOMS" --warmup "$WARMUP" --rounds 1 --threads "$1" "${ours_args[@]}" \
-        2> "$TMP/ours.err" | tee -a "$TMP/results" || { cat "$TMP/ours.err" >&2; die "imaging-bench failed"; }
+        2> "$TMP/ours.err" | sed "s/ round=1 / round=$round /" | tee -a "$TMP/results" || { cat "$TMP/ours.err" >&2; die "imaging-bench failed"; }
 }
 run_pillow() { # threads
     "${PILLOW[@]}" --zooms "$ZOOMS" --warmup "$WARMUP" --rounds 1 --threads "$1" --variant default --variant level6 \
-        2> "$TMP/pillow.err" | tee -a "$TMP/results" || { cat "$TMP/pillow.err" >&2; die "pillow_imaging.py failed"; }
+        2> "$TMP/pillow.err" | sed "s/ round=1 / round=$round /" | tee -a "$TMP/results" || { cat "$TMP/pillow.err" >&2; die "pillow_imaging.py failed"; }
 }
 : > "$TMP/results"
 for (( round = 1; round <= ROUNDS; round++ )); do
@@ -115,6 +115,7 @@ for (( round = 1; round <= ROUNDS; round++ )); do
 done
 if [[ $THREADS2 == 1 ]]; then
     echo "== 2 threads (one round each)"
+    round=1
     run_pillow 2
     run_ours 2
 fi
