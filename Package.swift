@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "tilelayer", targets: ["tilelayer"]),
         .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCache"]),
+        // The codec alone, for Benchmarks/ (so it builds without the server's dependencies).
+        .library(name: "TilePNG", targets: ["TilePNG"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

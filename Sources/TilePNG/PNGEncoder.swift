@@ -20,15 +20,20 @@ public struct PNGEncoder: Sendable, Equatable {
         case adaptive
     }
 
-    /// Default zlib level. Measured on the 341 world tiles z0-4 (256 px, all opaque →
-    /// RGB), min of 3 runs on a shared 2-core box: level 6 + adaptive filters gives
-    /// 14.96 MB, 3.8% larger than level 9 + adaptive (14.41 MB) at ~5× the speed
-    /// (≈10 ms vs ≈49 ms per tile); level 2 + up is ≈3 ms per tile but 15% larger.
-    /// A 512 px mosaic of the four z1 tiles: 287,309 B in ≈50 ms at level 6 vs
-    /// 279,961 B (2.6% smaller) in ≈234 ms at level 9; decoding either takes ≈5 ms.
-    public static let defaultCompressionLevel = 6
-    /// Default filter choice; see `defaultCompressionLevel` for the measurement.
-    public static let defaultFilter = Filter.adaptive
+    /// Default zlib level. Measured with scripts/bench-imaging.sh on every world tile (the 341
+    /// derived @2x tiles of z0-4: decode four 256 px children, mosaic, encode 512 px, all opaque
+    /// → RGB) on a shared, loaded 2-core box. Encode only, ms per tile / total bytes:
+    /// level 6 + adaptive 42.9 / 44.78 MB (the earlier default), 6 + up 33.9 / 44.71 MB,
+    /// 5 + up 29.8 / 46.00 MB, 4 + adaptive 28.9 / 47.08 MB, 4 + up 21.3 / 47.34 MB,
+    /// 3 + up 17.2 / 47.85 MB, 2 + up 8.6 / 50.05 MB. Whole pipeline side by side with Pillow
+    /// 13 (zlib-ng, save(format="PNG"), level 6: 44.82 MB): level 6 + adaptive ran at 0.98× its
+    /// tiles/s with 0.0 % larger output; level 4 + up at 2.03× (median of 3 alternating rounds)
+    /// with 5.6 % larger output (the target: ≥ 1.5× Pillow, ≤ 10 % larger). deflate was 72 % of
+    /// the level-6 pipeline's time, libpng's filter search 13 %, decoding 13 %.
+    public static let defaultCompressionLevel = 4
+    /// Default filter choice: "up" alone (pixel above) is both faster and, at levels ≤ 6, about as
+    /// small as libpng's adaptive search on these tiles; see `defaultCompressionLevel`.
+    public static let defaultFilter = Filter.up
 
     /// zlib compression level, 0 (store) ... 9 (smallest, slowest).
     public var compressionLevel: Int
