@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""seq-client.py PORT PATHFILE COUNT: one keep-alive connection to 127.0.0.1:PORT, COUNT
+GET requests walking the paths in PATHFILE round robin, one at a time. Prints
+"SEQ requests=N ok=N seconds=S rps=R p50_us=.. p99_us=.." (ok = status 200)."""
+import socket, sys, time
+
+port, pathfile, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+paths = [l.strip() for l in open(pathfile) if l.startswith("/")]
+s = socket.create_connection(("127.0.0.1", port), timeout=60)
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+buf = b""
+lat = []
+ok = 0
+t0 = time.perf_counter()
+for i in range(count):
+    p = paths[i % len(paths)]
+    t = time.perf_counter()
+    s.sendall(f"GET {p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    while True:
+        h = buf.find(b"\r\n\r\n")
+        if h >= 0:
+            break
+        d = s.recv(262144)
+        if not d:
+            sys.exit("connection closed")
+        buf += d
+    head = buf[:h].split(b"\r\n")
+    length = 0
+    for line in head[1:]:
+        k, _, v = line.partition(b":")
+        if k.strip().lower() == b"content-length":
+            length = int(v)
+    while len(buf) < h + 4 + length:
+        d = s.recv(262144)
+        if not d:
+            sys.exit("connection closed")
+        buf += d
+    buf = buf[h + 4 + length:]
+    if head[0].startswith(b"HTTP/1.1 200"):
+        ok += 1
+    lat.append(time.perf_counter() - t)
+secs = time.perf_counter() - t0
+lat.sort()
+pct = lambda q: int(lat[min(len(lat) - 1, int(q * len(lat)))] * 1e6)
+print(f"SEQ requests={count} ok={ok} seconds={secs:.3f} rps={count / secs:.1f} p50_us={pct(0.5)} p99_us={pct(0.99)}")
