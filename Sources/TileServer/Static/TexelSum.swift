@@ -26,7 +26,7 @@ struct TexelSum {
     /// Writes the average of `samples` samples as a straight-alpha RGBA8 pixel at `offset`
     /// (samples that were skipped count as transparent).
     @inline(__always)
-    func write(to pixels: inout [UInt8], at offset: Int, samples: Double) {
+    func write(to pixels: UnsafeMutableBufferPointer<UInt8>, at offset: Int, samples: Double) {
         guard alpha > 0 else { return }  // the buffer starts transparent
         pixels[offset] = Self.channel(red / alpha)
         pixels[offset + 1] = Self.channel(green / alpha)

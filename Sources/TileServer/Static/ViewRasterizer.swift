@@ -43,40 +43,67 @@ struct ViewRasterizer: Sendable {
         var output = [UInt8](repeating: 0, count: rows.count * width * 4)
         var sums = [TexelSum](repeating: TexelSum(), count: width)
         let sampledTiles = atlas.pixels.withUnsafeBufferPointer { texels in
-            var sampler = TileSampler(atlas: atlas, texels: texels.baseAddress)
-            for row in rows {
-                let taps = tapsPerSide(row: row, scale: scale, world: world)
-                let step = 1 / Double(taps)
-                for index in sums.indices { sums[index] = TexelSum() }
-                for tapRow in 0..<taps {
-                    let y = (Double(row) + (Double(tapRow) + 0.5) * step) / scale
-                    // Above `groundTopY` is sky: no ground, and no tile in the view's list.
-                    guard y >= projection.groundTopY,
-                          let start = projection.screenToMercator(ScreenPoint(x: 0, y: y)),
-                          let next = projection.screenToMercator(ScreenPoint(x: 1, y: y)) else { continue }
-                    // Along a screen row the ground moves linearly: source pixel = origin + x · delta.
-                    let originX = start.x * world - 0.5, originY = start.y * world - 0.5
-                    let deltaX = (next.x - start.x) * world, deltaY = (next.y - start.y) * world
-                    for column in 0..<width {
-                        for tapColumn in 0..<taps {
-                            let x = (Double(column) + (Double(tapColumn) + 0.5) * step) / scale
-                            let sourceY = originY + x * deltaY
-                            // Beyond ±85.05° (outside the Mercator square) stays transparent.
-                            guard sourceY >= -0.5, sourceY < world - 0.5 else { continue }
-                            sums[column].add(sampler.bilinear(x: originX + x * deltaX, y: sourceY))
+            output.withUnsafeMutableBufferPointer { out in
+                var sampler = TileSampler(atlas: atlas, texels: texels.baseAddress)
+                for row in rows {
+                    let taps = tapsPerSide(row: row, scale: scale, world: world)
+                    let base = (row - rows.lowerBound) * width * 4
+                    if taps == 1 {
+                        drawRow(row, base: base, width: width, scale: scale, world: world, sampler: &sampler, into: out)
+                        continue
+                    }
+                    let step = 1 / Double(taps)
+                    for index in sums.indices { sums[index] = TexelSum() }
+                    for tapRow in 0..<taps {
+                        let y = (Double(row) + (Double(tapRow) + 0.5) * step) / scale
+                        guard let line = groundLine(y: y, world: world) else { continue }
+                        for column in 0..<width {
+                            for tapColumn in 0..<taps {
+                                let x = (Double(column) + (Double(tapColumn) + 0.5) * step) / scale
+                                let sourceY = line.originY + x * line.deltaY
+                                // Beyond ±85.05° (outside the Mercator square) stays transparent.
+                                guard sourceY >= -0.5, sourceY < world - 0.5 else { continue }
+                                sums[column].add(sampler.bilinear(x: line.originX + x * line.deltaX, y: sourceY))
+                            }
                         }
                     }
+                    let count = Double(taps * taps)
+                    for column in 0..<width {
+                        sums[column].write(to: out, at: base + column * 4, samples: count)
+                    }
                 }
-                let base = (row - rows.lowerBound) * width * 4
-                let count = Double(taps * taps)
-                for column in 0..<width {
-                    sums[column].write(to: &output, at: base + column * 4, samples: count)
-                }
+                return sampler.sampledTiles
             }
-            return sampler.sampledTiles
         }
         let side = atlas.tilesPerSide
         return Band(pixels: output, sampled: Set(sampledTiles.map { TileCoordinate(z: atlas.zoom, x: $0 % side, y: $0 / side) }))
+    }
+
+    /// Where screen row `y` (points) meets the ground, as source pixel = origin + x · delta (the ground
+    /// moves linearly along a screen row); nil above `groundTopY` (sky: no ground, no tile listed).
+    private func groundLine(y: Double, world: Double) -> (originX: Double, originY: Double, deltaX: Double, deltaY: Double)? {
+        guard y >= projection.groundTopY,
+              let start = projection.screenToMercator(ScreenPoint(x: 0, y: y)),
+              let next = projection.screenToMercator(ScreenPoint(x: 1, y: y)) else { return nil }
+        return (start.x * world - 0.5, start.y * world - 0.5, (next.x - start.x) * world, (next.y - start.y) * world)
+    }
+
+    /// A row with one bilinear tap per pixel (no minification: every tilt-0 view), written straight
+    /// to the output without the per-column sums.
+    @inline(__always)
+    private func drawRow(
+        _ row: Int, base: Int, width: Int, scale: Double, world: Double, sampler: inout TileSampler,
+        into out: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        guard let line = groundLine(y: (Double(row) + 0.5) / scale, world: world) else { return }
+        for column in 0..<width {
+            let x = (Double(column) + 0.5) / scale
+            let sourceY = line.originY + x * line.deltaY
+            guard sourceY >= -0.5, sourceY < world - 0.5 else { continue }
+            var sum = TexelSum()
+            sum.add(sampler.bilinear(x: line.originX + x * line.deltaX, y: sourceY))
+            sum.write(to: out, at: base + column * 4, samples: 1)
+        }
     }
 
     /// Taps per side for `row`: how many tile pixels one output pixel spans there, rounded up.
