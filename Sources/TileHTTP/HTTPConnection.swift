@@ -16,7 +16,9 @@ final class HTTPConnection: @unchecked Sendable {
     /// Monotonic nanoseconds at which `deadlineExpired` should act; 0 when none.
     let deadline = Atomic<UInt64>(0)
 
-    private unowned let server: HTTPServer
+    /// Strong: an open connection keeps its server alive (the server drops the connection when
+    /// it closes, which breaks the cycle), so releasing a server with open connections is safe.
+    private let server: HTTPServer
     private var parser: HTTPRequestParser
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?

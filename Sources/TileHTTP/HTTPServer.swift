@@ -73,13 +73,13 @@ public final class HTTPServer: @unchecked Sendable {
         acceptQueue.sync {
             listener = socket
             let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: acceptQueue)
-            source.setEventHandler { [unowned self] in acceptPending() }
+            source.setEventHandler { [weak self] in self?.acceptPending() }
             source.setCancelHandler { socket.close() }
             acceptSource = source
             source.resume()
             let timer = DispatchSource.makeTimerSource(queue: acceptQueue)
             timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
-            timer.setEventHandler { [unowned self] in sweepDeadlines() }
+            timer.setEventHandler { [weak self] in self?.sweepDeadlines() }
             sweeper = timer
             timer.resume()
         }

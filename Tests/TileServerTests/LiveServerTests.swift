@@ -181,3 +181,19 @@ import TileHTTP
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: live.port).request("/healthz").map { $0 }! }
     }
 }
+
+extension LiveServerTests {
+    /// A server released without `shutdown()` while a connection is open keeps serving that
+    /// connection (the connection holds it) instead of trapping on a dangling reference.
+    @Test func serverReleasedWithOpenConnectionKeepsServingIt() async throws {
+        var server: HTTPServer? = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false),
+            responder: try Fixtures.service(folder: folder), logger: Fixtures.logger)
+        let port = try server!.start()
+        let client = try RawHTTPClient(port: port)
+        #expect(client.request("/healthz")?.status == 200)
+        server = nil
+        #expect(client.request("/healthz")?.status == 200)
+        #expect(client.request("/0/0/0.png")?.body == Fixtures.worldTile(0, 0, 0))
+    }
+}
