@@ -29,18 +29,22 @@ enum FileReader {
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
         let size = Int(info.st_size)
         guard size <= maxBytes else { throw .unreadable(path: path, errno: EFBIG) }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { break }
-                throw .unreadable(path: path, errno: errno)
+        // Read straight into uninitialised storage: no zero-fill of a buffer about to be overwritten.
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    if n < 0 { failure = errno }
+                    break  // end of file: the file shrank while being read
+                }
+                done += n
             }
-            done += n
+            count = done
         }
-        if done < size { bytes.removeSubrange(done...) }
+        if failure != 0 { throw .unreadable(path: path, errno: failure) }
         return .contents(bytes, modified: Int(info.st_mtim.tv_sec))
     }
 }
