@@ -27,6 +27,13 @@ public struct URLTemplate: Sendable, Equatable, CustomStringConvertible {
     public init(
         _ text: String, subdomains: [String] = [], variables: [URLTemplateVariable] = []
     ) throws(TileProviderError) {
+        try self.init(text, subdomains: subdomains, variables: variables, noun: "URL template")
+    }
+
+    /// Parses `text`; error messages call it `noun` ("URL template", "path template").
+    init(
+        _ text: String, subdomains: [String] = [], variables: [URLTemplateVariable] = [], noun: String
+    ) throws(TileProviderError) {
         self.text = text
         self.subdomains = subdomains
         self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -35,7 +42,7 @@ public struct URLTemplate: Sendable, Equatable, CustomStringConvertible {
         while let open = rest.firstIndex(of: "{") {
             if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
             guard let close = rest[open...].firstIndex(of: "}") else {
-                throw .invalidConfiguration("URL template \"\(text)\" has an unclosed \"{\"")
+                throw .invalidConfiguration("\(noun) \"\(text)\" has an unclosed \"{\"")
             }
             let name = String(rest[rest.index(after: open) ..< close])
             switch name {
@@ -46,13 +53,13 @@ public struct URLTemplate: Sendable, Equatable, CustomStringConvertible {
             case "q": parts.append(.quadkey)
             case "s":
                 guard !subdomains.isEmpty else {
-                    throw .invalidConfiguration("URL template \"\(text)\" uses {s} but no subdomains are configured")
+                    throw .invalidConfiguration("\(noun) \"\(text)\" uses {s} but no subdomains are configured")
                 }
                 parts.append(.subdomain)
             default:
                 guard self.variables[name] != nil else {
                     throw .invalidConfiguration(
-                        "URL template \"\(text)\" has an unknown placeholder {\(name)}; declare it under variables or use {x}, {y}, {z}, {-y}, {q}, {s}")
+                        "\(noun) \"\(text)\" has an unknown placeholder {\(name)}; declare it under variables or use {x}, {y}, {z}, {-y}, {q}, {s}")
                 }
                 parts.append(.variable(name))
             }
@@ -65,7 +72,7 @@ public struct URLTemplate: Sendable, Equatable, CustomStringConvertible {
             let missing = [("{z}", parts.contains(.z)), ("{x}", parts.contains(.x)),
                            ("{y}", parts.contains(.y) || parts.contains(.tmsY))].filter { !$0.1 }.map(\.0)
             throw .invalidConfiguration(
-                "URL template \"\(text)\" has no \(missing.joined(separator: ", ")) placeholder (it needs {z}, {x} and {y} or {-y}, or {q})")
+                "\(noun) \"\(text)\" has no \(missing.joined(separator: ", ")) placeholder (it needs {z}, {x} and {y} or {-y}, or {q})")
         }
         self.parts = parts
     }
