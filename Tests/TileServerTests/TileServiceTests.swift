@@ -157,3 +157,22 @@ import TileHTTP
         #expect(String(decoding: response.body, as: UTF8.self).contains("/world.json"))
     }
 }
+
+extension TileServiceTests {
+    @Test func directoryTemplatesLocateTilesByTMSRowOrQuadkey() async throws {
+        let tiles = TemporaryFolder()
+        tiles.write("tms/1/1/1.png", Fixtures.worldTile(1, 1, 0))  // TMS row 1 at zoom 1 is XYZ row 0
+        tiles.write("quad/1.png", Fixtures.worldTile(1, 1, 0))     // quadkey of 1/1/0
+        let service = try Fixtures.service(extraYAML: """
+          - name: tms
+            source: {type: directory, path: \(tiles.path)/tms, template: "{z}/{x}/{-y}.png"}
+            maxZoom: 1
+          - name: quad
+            source: {type: directory, path: \(tiles.path)/quad, template: "{q}.png"}
+            maxZoom: 1
+        """, folder: folder)
+        #expect(try await service.get("/tms/1/1/0.png").body == Fixtures.worldTile(1, 1, 0))
+        #expect(try await service.get("/quad/1/1/0.png").body == Fixtures.worldTile(1, 1, 0))
+        #expect(try await service.get("/quad/1/0/0.png").status == .notFound)
+    }
+}
