@@ -155,7 +155,7 @@ import TilePNG
 
     @Test func reloadAddsLayersKeepsUnchangedCachesAndRefusesBadConfiguration() async throws {
         let provider = versionedProvider()
-        let (service, registry) = try makeService(provider)
+        let (service, _) = try makeService(provider)
         _ = try await service.get("/test/1/1/1.png")
         #expect(try await service.get("/extra/0/0/0.png").status == .notFound)
         let file = folder.path + "/t.yml"
@@ -173,7 +173,6 @@ import TilePNG
         #expect(refused.status.code == 422)
         #expect(refused.text.contains("unknown source type"))
         #expect(try await service.get("/extra/0/0/0.png").status == .ok)  // the old configuration stays
-        _ = registry
     }
 
     @Test func changedLayerIsRebuiltAndItsCacheDropped() async throws {

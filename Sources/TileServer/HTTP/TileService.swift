@@ -65,13 +65,7 @@ public final class TileService: HTTPResponder {
     ) -> HTTPResponse? {
         let (route, early) = classify(request)
         if let early { return early.labelled(route) }
-        if case .tile(let tile) = route {
-            return tileResponse(request, tile, completion: { completion($0.labelled(route)) })?.labelled(route)
-        }
-        if case .staticMap(let view) = route {
-            return staticResponse(request, view, completion: { completion($0.labelled(route)) })?.labelled(route)
-        }
-        return handle(request).labelled(route)
+        return answer(request, route, completion: { completion($0.labelled(route)) })?.labelled(route)
     }
 
     /// The route of a readable request, or the early answer (bad path, method, preflight).
@@ -99,17 +93,19 @@ public final class TileService: HTTPResponder {
     /// Methods every read-only route answers.
     static let readMethods = "GET, HEAD, OPTIONS"
 
-    /// The answer to a request for anything but a tile (those go through the pipeline).
-    private func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let (route, early) = classify(request)
-        if let early { return early }
+    /// The answer to a classified request: at once, or nil and `completion` later (tiles and
+    /// views go through the pipeline).
+    private func answer(
+        _ request: HTTPRequest, _ route: Route, completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> HTTPResponse? {
         switch route {
         case .index: return indexPage(request)
         case .asset(let path): return webAsset(request, path: path)
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
-        case .tile, .staticMap: return errorResponse(.internalServerError, "tiles and views are answered asynchronously")
+        case .tile(let tile): return tileResponse(request, tile, completion: completion)
+        case .staticMap(let view): return staticResponse(request, view, completion: completion)
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)
         }

@@ -60,20 +60,13 @@ struct StaticRenderer {
 
     /// Every key's tile, fetched and decoded concurrently, in the order of `keys`.
     private func fetchAll(_ keys: [TileKey], layer: Layer, side: Int) async -> [Result<Fetched, TileFailure>] {
-        await withTaskGroup(of: (Int, Result<Fetched, TileFailure>).self) { group in
-            for (index, key) in keys.enumerated() {
-                group.addTask { [pipeline] in
-                    switch await pipeline.outcome(for: key, layer: layer) {
-                    case .failure(let failure): return (index, .failure(failure))
-                    case .success(.noTile): return (index, .success(.image(nil)))
-                    case .success(.unavailable(let retry)): return (index, .success(.unavailable(retry)))
-                    case .success(.tile(let tile)): return (index, Self.decode(tile, key: key, side: side))
-                    }
-                }
+        await keys.concurrentMap { [pipeline] key in
+            switch await pipeline.outcome(for: key, layer: layer) {
+            case .failure(let failure): return .failure(failure)
+            case .success(.noTile): return .success(.image(nil))
+            case .success(.unavailable(let retry)): return .success(.unavailable(retry))
+            case .success(.tile(let tile)): return Self.decode(tile, key: key, side: side)
             }
-            var results = [Result<Fetched, TileFailure>?](repeating: nil, count: keys.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
         }
     }
 

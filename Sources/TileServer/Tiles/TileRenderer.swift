@@ -82,14 +82,7 @@ struct TileRenderer {
     }
 
     private func fetchAll(_ keys: [TileKey], layer: Layer) async -> [Result<TileOutcome, TileFailure>] {
-        await withTaskGroup(of: (Int, Result<TileOutcome, TileFailure>).self) { group in
-            for (index, key) in keys.enumerated() {
-                group.addTask { (index, await pipeline.outcome(for: key, layer: layer)) }
-            }
-            var results = [Result<TileOutcome, TileFailure>?](repeating: nil, count: keys.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
-        }
+        await keys.concurrentMap { [pipeline] key in await pipeline.outcome(for: key, layer: layer) }
     }
 
     private func decode(_ tile: ServedTile, from key: TileKey) throws(TileFailure) -> RGBAImage {
