@@ -21,9 +21,11 @@ let package = Package(
     targets: [
         // Pure Web Mercator tile and camera geometry.
         .target(name: "TileGeometry"),
-        // POSIX sockets, no HTTP.
-        .target(name: "Sockets"),
-        // HTTP/1.1 over Sockets and Dispatch; knows no tiles.
+        // epoll and eventfd, which Glibc's Swift module does not export.
+        .target(name: "CEpoll"),
+        // POSIX sockets and the epoll event loop, no HTTP.
+        .target(name: "Sockets", dependencies: ["CEpoll"]),
+        // HTTP/1.1 over Sockets' event loops; knows no tiles.
         .target(
             name: "TileHTTP",
             dependencies: [

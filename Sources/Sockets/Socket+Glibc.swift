@@ -2,6 +2,7 @@
 // or clash with `Socket`'s own method names.
 
 #if canImport(Glibc)
+import CEpoll
 import Glibc
 
 let socketStreamType = Int32(SOCK_STREAM.rawValue)
@@ -12,15 +13,10 @@ import Darwin
 let socketStreamType = SOCK_STREAM
 #endif
 
-/// `accept` and make the new socket non-blocking and close-on-exec (Glibc's module does not
-/// export `accept4`; the two `fcntl` calls cost less than a microsecond).
+/// `accept4`: the new socket is non-blocking and close-on-exec from the start (Glibc's Swift
+/// module does not export `accept4`, so it comes from the CEpoll shim).
 func acceptNonBlocking(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: inout socklen_t) -> Int32 {
-    let client = accept(fd, address, &length)
-    if client >= 0 {
-        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL, 0) | O_NONBLOCK)
-        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-    }
-    return client
+    cepoll_accept(fd, address, &length)
 }
 
 func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

@@ -1,18 +1,17 @@
-// One client connection: read → parse → respond → write, in order, on one serial queue.
+// One client connection: read → parse → respond → write, in order, on one event loop's thread.
 
-import Dispatch
 import Logging
 import Sockets
 import Synchronization
 
-/// A client connection driven by Dispatch sources.
+/// A client connection driven by its `EventLoop` (level-triggered epoll).
 ///
-/// `@unchecked Sendable`: all mutable state is touched only on `queue` (asserted with
-/// `dispatchPrecondition`); `deadline` is atomic so the server's sweeper can read it from elsewhere.
-final class HTTPConnection: @unchecked Sendable {
+/// `@unchecked Sendable`: all mutable state is touched only on `loop`'s thread (asserted in
+/// debug builds); `deadline` is atomic so the server's sweeper can read it from elsewhere.
+final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
     let socket: Socket
     let peer: String
-    let queue: DispatchQueue
+    let loop: EventLoop
     /// Monotonic nanoseconds at which `deadlineExpired` should act; 0 when none.
     let deadline = Atomic<UInt64>(0)
 
@@ -20,8 +19,8 @@ final class HTTPConnection: @unchecked Sendable {
     /// it closes, which breaks the cycle), so releasing a server with open connections is safe.
     private let server: HTTPServer
     private var parser: HTTPRequestParser
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
+    /// The events registered with the loop now.
+    private var interest: EventLoop.Events = []
     private var readSuspended = false
     private var writeActive = false
     private var output = HTTPOutputQueue()
@@ -40,31 +39,66 @@ final class HTTPConnection: @unchecked Sendable {
     /// Bytes read per `read` call.
     private static let readChunk = 16384
 
-    init(socket: Socket, peer: String, server: HTTPServer, queue: DispatchQueue) {
+    init(socket: Socket, peer: String, server: HTTPServer, loop: EventLoop) {
         self.socket = socket
         self.peer = peer
         self.server = server
-        self.queue = queue
+        self.loop = loop
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
     }
 
-    /// Starts reading. Called once, after the server registered the connection.
+    /// Starts reading. Called once, on `loop`, after the server registered the connection.
     func start() {
-        queue.async { [self] in
-            let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
-            source.setEventHandler { [unowned self] in handleReadable() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            readSource = source
-            setDeadline(after: server.configuration.idleTimeout)
-            source.resume()
+        assertInLoop()
+        setDeadline(after: server.configuration.idleTimeout)
+        interest = [.readable, .readHangUp]
+        do {
+            try loop.register(socket.descriptor, events: interest, handler: self)
+        } catch {
+            server.logger.warning("cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
+            interest = []
+            close()
         }
+    }
+
+    private func assertInLoop() {
+        assert(loop.inLoop, "HTTPConnection used off its event loop")
+    }
+
+    // MARK: Events
+
+    func handleEvents(_ events: EventLoop.Events) {
+        guard !closed else { return }
+        // An error, or both directions shut (a reset, or the client's FIN after ours): nothing
+        // more can be sent, and level-triggered hang-ups would repeat until the close.
+        if !events.isDisjoint(with: [.error, .hangUp]) {
+            close()
+            return
+        }
+        if events.contains(.writable) && writeActive {
+            flush()
+            if closed { return }
+            processRequests()
+        }
+        if !events.isDisjoint(with: [.readable, .readHangUp]) && !readSuspended && !closed {
+            handleReadable()
+        }
+    }
+
+    /// Registers the events the connection's state wants, when they changed.
+    private func updateInterest() {
+        var wanted: EventLoop.Events = []
+        if !readSuspended { wanted.formUnion([.readable, .readHangUp]) }
+        if writeActive { wanted.insert(.writable) }
+        guard wanted != interest, !closed else { return }
+        interest = wanted
+        loop.modify(socket.descriptor, events: wanted)
     }
 
     // MARK: Reading and parsing
 
     private func handleReadable() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard !closed else { return }
+        assertInLoop()
         var reads = 0
         readLoop: while reads < 4 {
             reads += 1
@@ -102,7 +136,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Parses and answers every complete request in order, then writes.
     private func processRequests() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assertInLoop()
         var pausedAtHighWater = false
         repeat {
             parseAndRespond()
@@ -127,16 +161,16 @@ final class HTTPConnection: @unchecked Sendable {
                 server.log(parseError: error, peer: peer)
                 closeAfterWrite = true
                 enqueue(HTTPResponse.text(error.status, error.description), method: .get, version: .http1_1,
-                        keepAlive: false, target: nil, started: .now())
+                        keepAlive: false, target: nil, started: Monotonic.nanoseconds)
                 break
             }
             headerDeadlineSet = false
             awaitingResponse = true
             let keepAlive = request.keepAlive && !server.isShuttingDown
-            let started = DispatchTime.now()
+            let started = Monotonic.nanoseconds
             let context = HTTPRequestContext(peer: peer)
             let immediate = server.responder.respond(to: request, context: context) { [self] response in
-                queue.async { [self] in
+                loop.execute { [self] in
                     complete(request, response, keepAlive: keepAlive, started: started)
                     processRequests()
                 }
@@ -145,8 +179,8 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func complete(_ request: HTTPRequest, _ response: HTTPResponse, keepAlive: Bool, started: DispatchTime) {
-        dispatchPrecondition(condition: .onQueue(queue))
+    private func complete(_ request: HTTPRequest, _ response: HTTPResponse, keepAlive: Bool, started: UInt64) {
+        assertInLoop()
         awaitingResponse = false
         guard !closed else { return }
         if !keepAlive { closeAfterWrite = true }
@@ -156,7 +190,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func enqueue(
         _ response: HTTPResponse, method: HTTPMethod, version: HTTPVersion, keepAlive: Bool,
-        target: String?, started: DispatchTime
+        target: String?, started: UInt64
     ) {
         let head = HTTPResponseEncoder.head(for: response, keepAlive: keepAlive, version: version,
                                             dateLine: server.dateCache.headerLine)
@@ -171,36 +205,21 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Writing
 
     private func flush() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assertInLoop()
         guard !closed else { return }
         switch output.write(to: socket) {
         case .done:
             if writeActive {
-                writeSource?.suspend()
                 writeActive = false
+                updateInterest()
             }
             if closeAfterWrite && !awaitingResponse { finishAfterWrite() } else { resumeReadingIfNeeded() }
         case .pending:
-            startWriteSource()
+            writeActive = true
             if output.byteCount >= Self.outputHighWater { suspendReading() }
+            updateInterest()
         case .failed:
             close()
-        }
-    }
-
-    private func startWriteSource() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.descriptor, queue: queue)
-            source.setEventHandler { [unowned self] in
-                flush()
-                if !closed { processRequests() }
-            }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            writeSource = source
-        }
-        if !writeActive {
-            writeActive = true
-            writeSource?.resume()
         }
     }
 
@@ -217,23 +236,23 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func suspendReading() {
-        if !readSuspended, let readSource {
-            readSource.suspend()
+        if !readSuspended {
             readSuspended = true
+            updateInterest()
         }
     }
 
     private func resumeReadingIfNeeded() {
-        if readSuspended && !closeAfterWrite && !peerFinished, let readSource {
-            readSource.resume()
+        if readSuspended && !closeAfterWrite && !peerFinished {
             readSuspended = false
+            updateInterest()
         }
     }
 
     // MARK: Deadlines
 
     private func setDeadline(after seconds: Double) {
-        deadline.store(DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9), ordering: .relaxed)
+        deadline.store(Monotonic.nanoseconds + UInt64(seconds * 1e9), ordering: .relaxed)
     }
 
     private func updateDeadline() {
@@ -253,16 +272,16 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    /// Called on `queue` by the server's sweeper when `deadline` may have passed.
+    /// Called on `loop` by the server's sweeper when `deadline` may have passed.
     func deadlineExpired() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assertInLoop()
         let due = deadline.load(ordering: .relaxed)
-        guard !closed, due != 0, due <= DispatchTime.now().uptimeNanoseconds else { return }
+        guard !closed, due != 0, due <= Monotonic.nanoseconds else { return }
         if !lingering && output.isEmpty && !awaitingResponse && parser.hasPartialRequest {
             server.logger.info("request header timeout", metadata: ["peer": "\(peer)"])
             closeAfterWrite = true
             enqueue(.text(.requestTimeout, "request header not received within \(server.configuration.headerTimeout) s"),
-                    method: .get, version: .http1_1, keepAlive: false, target: nil, started: .now())
+                    method: .get, version: .http1_1, keepAlive: false, target: nil, started: Monotonic.nanoseconds)
             flush()
             if !closed && !lingering { close() }
         } else {
@@ -274,40 +293,20 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Graceful shutdown: an idle connection closes now, a busy one after its current answer.
     func shutdownGracefully() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assertInLoop()
         guard !closed else { return }
         closeAfterWrite = true
         if !awaitingResponse && output.isEmpty && !lingering { close() }
     }
 
-    private var pendingCancels = 0
-
-    /// Closes the connection now; the descriptor is closed when both sources are cancelled.
+    /// Closes the connection now: stops watching the socket, closes it, and leaves the server.
     func close() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assertInLoop()
         guard !closed else { return }
         closed = true
         deadline.store(0, ordering: .relaxed)
         output.removeAll()
-        pendingCancels = (readSource == nil ? 0 : 1) + (writeSource == nil ? 0 : 1)
-        if let readSource {
-            readSource.cancel()
-            if readSuspended { readSource.resume() }
-        }
-        if let writeSource {
-            writeSource.cancel()
-            if !writeActive { writeSource.resume() }
-        }
-        if pendingCancels == 0 { sourceCancelled(count: false) }
-    }
-
-    private func sourceCancelled(count: Bool = true) {
-        if count {
-            pendingCancels -= 1
-            guard pendingCancels == 0 else { return }
-        }
-        readSource = nil
-        writeSource = nil
+        loop.deregister(socket.descriptor)
         socket.close()
         server.connectionClosed(self)
     }

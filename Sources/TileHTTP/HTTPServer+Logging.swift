@@ -1,12 +1,12 @@
-import Dispatch
 import Logging
+import Sockets
 
 extension HTTPServer {
     /// Counts every answered request, and writes one access-log line for it.
     func requestFinished(
-        peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: DispatchTime
+        peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: UInt64
     ) {
-        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds
+        let nanoseconds = Monotonic.nanoseconds &- started
         metrics.record(route: response.route, status: Int(response.status.code), bytes: bytes, nanoseconds: nanoseconds)
         guard configuration.accessLog else { return }
         let micros = nanoseconds / 1000

@@ -1,5 +1,5 @@
-// TileHTTP: an HTTP/1.1 server on POSIX sockets and Dispatch. It knows nothing of tiles:
-// it parses requests, hands them to an `HTTPResponder`, and writes the answers in order.
+// TileHTTP: an HTTP/1.1 server on POSIX sockets and epoll event loops. It knows nothing of
+// tiles: it parses requests, hands them to an `HTTPResponder`, and writes the answers in order.
 
 import Dispatch
 import Logging
@@ -8,7 +8,12 @@ import Synchronization
 
 /// Accepts connections and drives them; built once, then started.
 ///
-/// `@unchecked Sendable`: the listener and accept source are touched only on `acceptQueue`;
+/// One event loop (thread) per core. The first loop also accepts and deals connections out
+/// round robin; a connection then stays on its loop, which reads, parses, answers what it can
+/// at once (cache hits) and writes, with no thread hand-off. Answers that take longer come
+/// back to the loop as a task.
+///
+/// `@unchecked Sendable`: the listener and accept state are touched only on the first loop;
 /// the connection table is guarded by a `Mutex`; everything else is immutable or atomic.
 public final class HTTPServer: @unchecked Sendable {
     /// The configuration it was made with.
@@ -21,20 +26,13 @@ public final class HTTPServer: @unchecked Sendable {
     public let metrics: HTTPServerMetrics
 
     let dateCache = HTTPDateCache()
-    private let acceptQueue = DispatchQueue(label: "tilelayer.http.accept")
     private let connections = Mutex<[ObjectIdentifier: HTTPConnection]>([:])
     private let shuttingDown = Atomic<Bool>(false)
-    private var listener: Socket?
-    private var acceptSource: DispatchSourceRead?
-    private var sweeper: DispatchSourceTimer?
-    private var acceptPaused = false
-    /// Serial queues, one per core, that connection queues target round-robin: a busy worker
-    /// drains many connections' events without a thread hand-off (a context switch) for each.
-    private let workerQueues: [DispatchQueue] = (0 ..< max(1, System.coreCount)).map {
-        DispatchQueue(label: "tilelayer.http.worker.\($0)", qos: .userInitiated)
-    }
-    private var nextWorker = 0
-    /// Flood warnings, rate-limited; touched only on `acceptQueue`.
+    /// The loops, made by `start()`; immutable after it.
+    private var loops: [EventLoop] = []
+    private var acceptor: HTTPAcceptor?
+    private var nextLoop = 0
+    /// Flood warnings, rate-limited; touched only on the first loop.
     private var warnings = HTTPWarningLimiter()
 
     /// How often deadlines are checked, seconds.
@@ -59,6 +57,12 @@ public final class HTTPServer: @unchecked Sendable {
         self.metrics = metrics
     }
 
+    deinit {
+        // Only reached with no open connection (each holds its server); the loops hold nothing
+        // of the server but the acceptor's weak reference.
+        for loop in loops { loop.stop() }
+    }
+
     /// Whether a graceful shutdown has begun.
     public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
 
@@ -68,27 +72,36 @@ public final class HTTPServer: @unchecked Sendable {
     /// Binds and starts accepting; returns the bound port.
     @discardableResult
     public func start() throws(SocketError) -> Int {
+        precondition(loops.isEmpty, "HTTPServer.start called twice")
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
-        let port = try socket.localPort()
-        acceptQueue.sync {
-            listener = socket
-            let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: acceptQueue)
-            source.setEventHandler { [weak self] in self?.acceptPending() }
-            source.setCancelHandler { socket.close() }
-            acceptSource = source
-            source.resume()
-            let timer = DispatchSource.makeTimerSource(queue: acceptQueue)
-            timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
-            timer.setEventHandler { [weak self] in self?.sweepDeadlines() }
-            sweeper = timer
-            timer.resume()
+        let port: Int
+        do {
+            port = try socket.localPort()
+            for index in 0 ..< max(1, configuration.eventLoops ?? System.coreCount) {
+                loops.append(try EventLoop(name: "tilelayer-io-\(index)"))
+            }
+        } catch {
+            socket.close()
+            for loop in loops { loop.stop() }
+            loops = []
+            throw error
+        }
+        let acceptor = HTTPAcceptor(listener: socket, server: self)
+        self.acceptor = acceptor
+        let first = loops[0]
+        first.execute { [weak self] in
+            do {
+                try first.register(socket.descriptor, events: .readable, handler: acceptor)
+            } catch {
+                self?.logger.critical("cannot watch the listening socket", metadata: ["error": "\(error)"])
+            }
+            self?.scheduleSweep()
         }
         return port
     }
 
-    private func acceptPending() {
-        dispatchPrecondition(condition: .onQueue(acceptQueue))
-        guard let listener, !acceptPaused else { return }
+    /// Accepts what is pending (on the first loop).
+    func acceptPending(from listener: Socket) {
         for _ in 0 ..< 256 {
             switch listener.accept() {
             case .accepted(let socket, let peer):
@@ -102,12 +115,11 @@ public final class HTTPServer: @unchecked Sendable {
                     logger.warning("out of file descriptors; pausing accept", metadata: [
                         "connections": "\(connectionCount)", "suppressedSinceLast": "\(suppressed)"])
                 }
-                acceptPaused = true
-                acceptSource?.suspend()
-                acceptQueue.asyncAfter(deadline: .now() + Self.descriptorBackoff) { [self] in
-                    guard acceptPaused, !isShuttingDown else { return }
-                    acceptPaused = false
-                    acceptSource?.resume()
+                let loop = loops[0]
+                loop.modify(listener.descriptor, events: [])
+                loop.schedule(after: Self.descriptorBackoff) { [weak self] in
+                    guard let self, !isShuttingDown else { return }
+                    loop.modify(listener.descriptor, events: .readable)
                 }
                 return
             case .failed(let code):
@@ -132,21 +144,25 @@ public final class HTTPServer: @unchecked Sendable {
             }
             return
         }
-        let queue = DispatchQueue(label: "tilelayer.http.connection", target: nextWorkerQueue())
-        let connection = HTTPConnection(socket: socket, peer: peer, server: self, queue: queue)
+        nextLoop = (nextLoop + 1) % loops.count
+        let loop = loops[nextLoop]
+        let connection = HTTPConnection(socket: socket, peer: peer, server: self, loop: loop)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
         metrics.connectionOpened()
-        connection.start()
+        if loop.inLoop { connection.start() } else { loop.execute { connection.start() } }
     }
 
-    /// The worker queue for the next connection (called on `acceptQueue`).
-    private func nextWorkerQueue() -> DispatchQueue {
-        nextWorker = (nextWorker + 1) % workerQueues.count
-        return workerQueues[nextWorker]
+    /// Checks deadlines every `sweepInterval` (on the first loop) while the server lives.
+    private func scheduleSweep() {
+        loops[0].schedule(after: Self.sweepInterval) { [weak self] in
+            guard let self else { return }
+            sweepDeadlines()
+            scheduleSweep()
+        }
     }
 
     private func sweepDeadlines() {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = Monotonic.nanoseconds
         let due = connections.withLock { table in
             table.values.filter { connection in
                 let deadline = connection.deadline.load(ordering: .relaxed)
@@ -154,7 +170,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         for connection in due {
-            connection.queue.async { connection.deadlineExpired() }
+            connection.loop.execute { connection.deadlineExpired() }
         }
     }
 
@@ -164,36 +180,54 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting, lets requests in flight finish, closes idle connections, and calls
-    /// `completion` when every connection is closed or `gracePeriod` seconds have passed.
+    /// `completion` when every connection is closed or `gracePeriod` seconds have passed; then
+    /// the event loops stop.
     public func shutdown(gracePeriod: Double = 10, completion: @escaping @Sendable () -> Void) {
         guard !shuttingDown.exchange(true, ordering: .relaxed) else { return }
-        acceptQueue.async { [self] in
-            if acceptPaused { acceptSource?.resume() }
-            acceptSource?.cancel()
-            acceptSource = nil
-            listener = nil
+        guard let first = loops.first, let acceptor else {
+            completion()
+            return
+        }
+        first.execute { [self] in
+            first.deregister(acceptor.listener.descriptor)
+            acceptor.listener.close()
             for connection in connections.withLock({ Array($0.values) }) {
-                connection.queue.async { connection.shutdownGracefully() }
+                connection.loop.execute { connection.shutdownGracefully() }
             }
-            let deadline = DispatchTime.now() + gracePeriod
+            let deadline = Monotonic.nanoseconds + UInt64(max(0, gracePeriod) * 1e9)
             waitForConnections(until: deadline, completion: completion)
         }
     }
 
-    private func waitForConnections(until deadline: DispatchTime, completion: @escaping @Sendable () -> Void) {
+    private func waitForConnections(until deadline: UInt64, completion: @escaping @Sendable () -> Void) {
         let remaining = connections.withLock { Array($0.values) }
         if remaining.isEmpty {
-            sweeper?.cancel()
+            for loop in loops { loop.stop() }
             completion()
             return
         }
-        if DispatchTime.now() >= deadline {
+        if Monotonic.nanoseconds >= deadline {
             logger.warning("shutdown grace period over; closing connections", metadata: ["open": "\(remaining.count)"])
-            for connection in remaining { connection.queue.async { connection.close() } }
+            for connection in remaining { connection.loop.execute { connection.close() } }
         }
-        acceptQueue.asyncAfter(deadline: .now() + 0.02) { [self] in
+        loops[0].schedule(after: 0.02) { [self] in
             waitForConnections(until: deadline, completion: completion)
         }
+    }
+}
+
+/// The listening socket's handler on the first loop.
+final class HTTPAcceptor: EventLoopHandler, @unchecked Sendable {
+    let listener: Socket
+    private weak var server: HTTPServer?
+
+    init(listener: Socket, server: HTTPServer) {
+        self.listener = listener
+        self.server = server
+    }
+
+    func handleEvents(_ events: EventLoop.Events) {
+        server?.acceptPending(from: listener)
     }
 }
 

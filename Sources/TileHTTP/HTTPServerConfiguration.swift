@@ -14,6 +14,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeout: Double
     /// Whether one access-log line is written per request.
     public var accessLog: Bool
+    /// Event-loop threads; nil: one per online core.
+    public var eventLoops: Int?
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000
@@ -26,7 +28,7 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "0.0.0.0", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
         maxConnections: Int = defaultMaxConnections, headerTimeout: Double = defaultHeaderTimeout,
-        idleTimeout: Double = defaultIdleTimeout, accessLog: Bool = true
+        idleTimeout: Double = defaultIdleTimeout, accessLog: Bool = true, eventLoops: Int? = nil
     ) {
         self.host = host
         self.port = port
@@ -35,5 +37,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.accessLog = accessLog
+        self.eventLoops = eventLoops
     }
 }

@@ -1,0 +1,61 @@
+#define _GNU_SOURCE
+#include "CEpoll.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int cepoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+static int control(int epfd, int op, int fd, uint32_t events) {
+    struct epoll_event event = {.events = events, .data = {.fd = fd}};
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int cepoll_add(int epfd, int fd, uint32_t events) { return control(epfd, EPOLL_CTL_ADD, fd, events); }
+
+int cepoll_modify(int epfd, int fd, uint32_t events) { return control(epfd, EPOLL_CTL_MOD, fd, events); }
+
+int cepoll_remove(int epfd, int fd) { return control(epfd, EPOLL_CTL_DEL, fd, 0); }
+
+int cepoll_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeout_ms) {
+    struct epoll_event ready[512];
+    if (capacity > 512) capacity = 512;
+    int n = epoll_wait(epfd, ready, capacity, timeout_ms);
+    if (n < 0) return errno == EINTR ? 0 : -1;
+    for (int i = 0; i < n; i++) {
+        fds[i] = ready[i].data.fd;
+        events[i] = ready[i].events;
+    }
+    return n;
+}
+
+int cepoll_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+void cepoll_eventfd_signal(int fd) {
+    eventfd_t one = 1;
+    (void)!write(fd, &one, sizeof one);
+}
+
+void cepoll_eventfd_drain(int fd) {
+    eventfd_t value;
+    (void)!read(fd, &value, sizeof value);
+}
+
+int cepoll_accept(int fd, void *address, uint32_t *length) {
+    socklen_t len = *length;
+    int client = accept4(fd, (struct sockaddr *)address, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    *length = len;
+    return client;
+}
+
+void cepoll_name_thread(const char *name) {
+    char short_name[16];
+    strncpy(short_name, name, sizeof short_name - 1);
+    short_name[sizeof short_name - 1] = 0;
+    pthread_setname_np(pthread_self(), short_name);
+}

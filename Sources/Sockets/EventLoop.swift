@@ -1,0 +1,203 @@
+// One thread that waits on epoll and calls the handler of each ready descriptor, runs tasks
+// sent from other threads, and fires timers. A connection lives on one loop for its whole
+// life, so reading, parsing, answering and writing happen on that thread with no hand-off.
+
+import CEpoll
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Told which events its descriptor has; called only on its loop's thread.
+public protocol EventLoopHandler: AnyObject {
+    /// `events` is a mask of `EventLoop.Events`.
+    func handleEvents(_ events: EventLoop.Events)
+}
+
+/// An epoll loop on its own thread.
+///
+/// `@unchecked Sendable`: `handlers`, `timers` and `running` are touched only on the loop's
+/// thread; tasks from other threads pass through the `Mutex`-guarded `inbox`.
+public final class EventLoop: @unchecked Sendable {
+    /// Readiness bits (epoll's values).
+    public struct Events: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// Readable (or end of file).
+        public static let readable = Events(rawValue: UInt32(CEPOLL_IN))
+        /// Writable.
+        public static let writable = Events(rawValue: UInt32(CEPOLL_OUT))
+        /// The peer shut down its sending side.
+        public static let readHangUp = Events(rawValue: UInt32(CEPOLL_RDHUP))
+        /// Both directions are shut down, or the connection was reset; always reported.
+        public static let hangUp = Events(rawValue: UInt32(CEPOLL_HUP))
+        /// An error is pending on the descriptor; always reported.
+        public static let error = Events(rawValue: UInt32(CEPOLL_ERR))
+    }
+
+    /// A name for logs and thread listings.
+    public let name: String
+    private let epoll: Int32
+    private let wakeDescriptor: Int32
+    private let inbox = Mutex<[() -> Void]>([])
+    private let wakePending = Atomic<Bool>(false)
+    private let stopRequested = Atomic<Bool>(false)
+    private let threadID = Atomic<UInt>(0)
+    private var handlers: [EventLoopHandler?] = []
+    private var timers: [(due: UInt64, task: () -> Void)] = []
+
+    /// Most descriptors taken from one `epoll_wait`.
+    private static let batch = 256
+
+    /// A loop; its thread starts at once. Fails when the system is out of descriptors.
+    public init(name: String) throws(SocketError) {
+        self.name = name
+        epoll = cepoll_create()
+        guard epoll >= 0 else { throw .systemCall(name: "epoll_create1", errno: errno) }
+        wakeDescriptor = cepoll_eventfd()
+        guard wakeDescriptor >= 0 else {
+            let code = errno
+            _ = systemClose(epoll)
+            throw .systemCall(name: "eventfd", errno: code)
+        }
+        _ = cepoll_add(epoll, wakeDescriptor, UInt32(CEPOLL_IN))
+        try startThread()
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    public var inLoop: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// Runs `task` on the loop's thread, after the events being handled now.
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(task) }
+        if !inLoop && !wakePending.exchange(true, ordering: .sequentiallyConsistent) {
+            cepoll_eventfd_signal(wakeDescriptor)
+        }
+    }
+
+    /// Runs `task` on the loop's thread once `seconds` have passed. Call on the loop's thread.
+    public func schedule(after seconds: Double, _ task: @escaping () -> Void) {
+        precondition(inLoop, "EventLoop.schedule called off its thread")
+        timers.append((Monotonic.nanoseconds + UInt64(max(0, seconds) * 1e9), task))
+    }
+
+    /// Stops the loop after the current batch; its thread ends and closes the loop's descriptors.
+    /// Registered descriptors are not closed (their owners do that).
+    public func stop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        cepoll_eventfd_signal(wakeDescriptor)
+    }
+
+    // MARK: Registration (on the loop's thread)
+
+    /// Watches `descriptor` for `events` (level-triggered), calling `handler`.
+    public func register(_ descriptor: Int32, events: Events, handler: EventLoopHandler) throws(SocketError) {
+        precondition(inLoop, "EventLoop.register called off its thread")
+        let index = Int(descriptor)
+        if index >= handlers.count { handlers.append(contentsOf: repeatElement(nil, count: index + 1 - handlers.count)) }
+        guard cepoll_add(epoll, descriptor, events.rawValue) == 0 else {
+            throw .systemCall(name: "epoll_ctl", errno: errno)
+        }
+        handlers[index] = handler
+    }
+
+    /// Changes the events watched on a registered descriptor (errors and hang-ups are always
+    /// reported).
+    public func modify(_ descriptor: Int32, events: Events) {
+        precondition(inLoop, "EventLoop.modify called off its thread")
+        _ = cepoll_modify(epoll, descriptor, events.rawValue)
+    }
+
+    /// Forgets `descriptor`; call before closing it.
+    public func deregister(_ descriptor: Int32) {
+        precondition(inLoop, "EventLoop.deregister called off its thread")
+        let index = Int(descriptor)
+        guard index < handlers.count, handlers[index] != nil else { return }
+        handlers[index] = nil
+        _ = cepoll_remove(epoll, descriptor)
+    }
+
+    // MARK: The thread
+
+    private func startThread() throws(SocketError) {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(context).release()
+            throw .systemCall(name: "pthread_create", errno: rc)
+        }
+        pthread_detach(thread)
+    }
+
+    private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
+        cepoll_name_thread(name)
+        var descriptors = [Int32](repeating: 0, count: Self.batch)
+        var events = [UInt32](repeating: 0, count: Self.batch)
+        while !stopRequested.load(ordering: .relaxed) {
+            let count = cepoll_wait(epoll, &descriptors, &events, Int32(Self.batch), waitMilliseconds())
+            for i in 0 ..< Int(max(0, count)) {
+                let descriptor = descriptors[i]
+                if descriptor == wakeDescriptor {
+                    cepoll_eventfd_drain(wakeDescriptor)
+                    continue
+                }
+                let index = Int(descriptor)
+                if index < handlers.count, let handler = handlers[index] {
+                    handler.handleEvents(Events(rawValue: events[i]))
+                }
+            }
+            runDueTimers()
+            runTasks()
+        }
+        handlers.removeAll()
+        timers.removeAll()
+        inbox.withLock { $0.removeAll() }
+        _ = systemClose(wakeDescriptor)
+        _ = systemClose(epoll)
+    }
+
+    /// How long `epoll_wait` may sleep: until the next timer, 0 with tasks waiting.
+    private func waitMilliseconds() -> Int32 {
+        if inbox.withLock({ !$0.isEmpty }) { return 0 }
+        guard let next = timers.lazy.map(\.due).min() else { return -1 }
+        let now = Monotonic.nanoseconds
+        guard next > now else { return 0 }
+        return Int32(min((next - now + 999_999) / 1_000_000, 60_000))
+    }
+
+    private func runTasks() {
+        wakePending.store(false, ordering: .sequentiallyConsistent)
+        let tasks = inbox.withLock { inbox in
+            let taken = inbox
+            inbox.removeAll(keepingCapacity: true)
+            return taken
+        }
+        for task in tasks { task() }
+    }
+
+    private func runDueTimers() {
+        guard !timers.isEmpty else { return }
+        let now = Monotonic.nanoseconds
+        let due = timers.filter { $0.due <= now }
+        guard !due.isEmpty else { return }
+        timers.removeAll { $0.due <= now }
+        for timer in due { timer.task() }
+    }
+}
+
+/// Monotonic time.
+public enum Monotonic {
+    /// Nanoseconds since an arbitrary start, never going back.
+    public static var nanoseconds: UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
