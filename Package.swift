@@ -78,6 +78,7 @@ let package = Package(
         ),
         .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"]),
+        .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
         .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets"]),
         .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
         .testTarget(name: "TileCacheTests", dependencies: ["TileCache"]),

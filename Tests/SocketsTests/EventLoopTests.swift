@@ -1,0 +1,119 @@
+// The epoll loop: tasks from other threads, timers, and readiness of a registered descriptor.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Sockets
+import Synchronization
+import Testing
+
+/// Records what a loop tells it, and on which thread.
+private final class Recorder: EventLoopHandler, @unchecked Sendable {
+    let loop: EventLoop
+    let seen = Mutex<[(events: EventLoop.Events, inLoop: Bool)]>([])
+
+    init(loop: EventLoop) { self.loop = loop }
+
+    func handleEvents(_ events: EventLoop.Events) {
+        let inLoop = loop.inLoop
+        seen.withLock { $0.append((events, inLoop)) }
+    }
+
+    var count: Int { seen.withLock { $0.count } }
+}
+
+/// Runs `body` on `loop` and waits for its result.
+private func onLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        loop.execute { continuation.resume(returning: body()) }
+    }
+}
+
+/// Polls `condition` for up to two seconds.
+private func eventually(_ condition: () -> Bool) async throws -> Bool {
+    for _ in 0 ..< 200 {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+private func socketPair() -> (Int32, Int32) {
+    var fds: [Int32] = [0, 0]
+    let rc = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
+    precondition(rc == 0, "socketpair failed")
+    return (fds[0], fds[1])
+}
+
+@Suite struct EventLoopTests {
+    @Test func tasksFromOtherThreadsRunOnTheLoopInOrder() async throws {
+        let loop = try EventLoop(name: "test-tasks")
+        defer { loop.stop() }
+        #expect(!loop.inLoop)
+        let order = Mutex<[Int]>([])
+        let allOnLoop = Mutex(true)
+        for i in 0 ..< 100 {
+            loop.execute {
+                let inLoop = loop.inLoop
+                allOnLoop.withLock { $0 = $0 && inLoop }
+                order.withLock { $0.append(i) }
+            }
+        }
+        #expect(try await eventually { order.withLock { $0.count } == 100 })
+        #expect(order.withLock { $0 } == Array(0 ..< 100))
+        #expect(allOnLoop.withLock { $0 })
+    }
+
+    @Test func timersFireAfterTheirDelayInDueOrder() async throws {
+        let loop = try EventLoop(name: "test-timers")
+        defer { loop.stop() }
+        let fired = Mutex<[(String, UInt64)]>([])
+        let start = Monotonic.nanoseconds
+        loop.execute {
+            loop.schedule(after: 0.15) { fired.withLock { $0.append(("late", Monotonic.nanoseconds)) } }
+            loop.schedule(after: 0.05) { fired.withLock { $0.append(("early", Monotonic.nanoseconds)) } }
+        }
+        #expect(try await eventually { fired.withLock { $0.count } == 2 })
+        let result = fired.withLock { $0 }
+        #expect(result.map(\.0) == ["early", "late"])
+        #expect(result[0].1 - start >= 50_000_000)
+        #expect(result[1].1 - start >= 150_000_000)
+    }
+
+    @Test func aRegisteredDescriptorReportsReadableUntilWatchingStops() async throws {
+        let loop = try EventLoop(name: "test-ready")
+        defer { loop.stop() }
+        let (mine, peer) = socketPair()
+        defer { close(mine) }
+        let recorder = Recorder(loop: loop)
+        let registered = await onLoop(loop) { () -> Bool in
+            (try? loop.register(mine, events: [.readable, .readHangUp], handler: recorder)) != nil
+        }
+        #expect(registered)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(recorder.count == 0, "nothing to read yet, so no event")
+
+        _ = write(peer, "x", 1)
+        #expect(try await eventually { recorder.count > 0 })
+        let first = recorder.seen.withLock { $0[0] }
+        #expect(first.events.contains(.readable))
+        #expect(first.inLoop)
+
+        // Level-triggered: unread data keeps reporting until the interest is dropped.
+        #expect(try await eventually { recorder.count > 3 })
+        await onLoop(loop) { loop.modify(mine, events: []) }
+        let afterModify = recorder.count
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(recorder.count == afterModify)
+
+        // Watching again, the peer's close is reported as a read hang-up.
+        await onLoop(loop) { loop.modify(mine, events: [.readable, .readHangUp]) }
+        close(peer)
+        #expect(try await eventually { recorder.seen.withLock { $0.last?.events.contains(.readHangUp) ?? false } })
+
+        await onLoop(loop) { loop.deregister(mine) }
+        let afterDeregister = recorder.count
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(recorder.count == afterDeregister)
+    }
+}
