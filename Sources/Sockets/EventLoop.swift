@@ -68,9 +68,14 @@ public final class EventLoop: @unchecked Sendable {
     /// Whether the caller runs on this loop's thread.
     public var inLoop: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
 
-    /// Runs `task` on the loop's thread, after the events being handled now.
+    /// Runs `task` on the loop's thread, after the events being handled now; once the loop
+    /// has stopped, drops it.
     public func execute(_ task: @escaping @Sendable () -> Void) {
         inbox.withLock { $0.append(task) }
+        if stopRequested.load(ordering: .sequentiallyConsistent) {
+            inbox.withLock { $0.removeAll() }
+            return
+        }
         if !inLoop && !wakePending.exchange(true, ordering: .sequentiallyConsistent) {
             cepoll_eventfd_signal(wakeDescriptor)
         }
@@ -82,11 +87,18 @@ public final class EventLoop: @unchecked Sendable {
         timers.append((Monotonic.nanoseconds + UInt64(max(0, seconds) * 1e9), task))
     }
 
-    /// Stops the loop after the current batch; its thread ends and closes the loop's descriptors.
-    /// Registered descriptors are not closed (their owners do that).
+    /// Stops the loop after the current batch and ends its thread; calling it again does
+    /// nothing. Registered descriptors are not closed (their owners do that); the loop's own
+    /// close when the last reference to it goes, so a late `execute` or `stop` can never signal
+    /// a descriptor number the system has handed to someone else.
     public func stop() {
-        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        guard !stopRequested.exchange(true, ordering: .sequentiallyConsistent) else { return }
         cepoll_eventfd_signal(wakeDescriptor)
+    }
+
+    deinit {
+        _ = systemClose(wakeDescriptor)
+        _ = systemClose(epoll)
     }
 
     // MARK: Registration (on the loop's thread)
@@ -156,11 +168,10 @@ public final class EventLoop: @unchecked Sendable {
             runDueTimers()
             runTasks()
         }
+        // Drop what refers back to the loop (connections, tasks), so it can be freed.
         handlers.removeAll()
         timers.removeAll()
         inbox.withLock { $0.removeAll() }
-        _ = systemClose(wakeDescriptor)
-        _ = systemClose(epoll)
     }
 
     /// How long `epoll_wait` may sleep: until the next timer, 0 with tasks waiting.

@@ -36,11 +36,15 @@ enum HTTPHeadParser {
             throw .malformedTarget(reason: "raw control, space or non-ASCII byte in the target")
         }
         let version: HTTPVersion
-        switch Array(parts[2]) {
-        case Array("HTTP/1.1".utf8): version = .http1_1
-        case Array("HTTP/1.0".utf8): version = .http1_0
-        case let other where isVersionShaped(other): throw .unsupportedVersion
-        default: throw .malformedRequestLine
+        let versionBytes = parts[2]
+        if versionBytes.elementsEqual("HTTP/1.1".utf8) {
+            version = .http1_1
+        } else if versionBytes.elementsEqual("HTTP/1.0".utf8) {
+            version = .http1_0
+        } else if isVersionShaped(Array(versionBytes)) {
+            throw .unsupportedVersion
+        } else {
+            throw .malformedRequestLine
         }
         return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), version)
     }

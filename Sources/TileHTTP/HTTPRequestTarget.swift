@@ -32,14 +32,15 @@ public struct HTTPRequestTarget: Sendable, Equatable {
             query = String(rest[rest.index(after: mark)...])
         }
         var segments: [String] = []
-        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for rawBytes in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            let raw = Substring(rawBytes)
             guard let decoded = PercentDecoding.decode(raw) else {
                 throw .malformedTarget(reason: "invalid percent-encoding in \"\(raw)\"")
             }
             if decoded == "." || decoded == ".." {
                 throw .malformedTarget(reason: "dot segments (\".\" or \"..\") are not allowed")
             }
-            if decoded.contains("/") || decoded.contains("\\") || decoded.utf8.contains(0) {
+            if decoded.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 }) {
                 throw .malformedTarget(reason: "encoded slash, backslash or NUL in a path segment")
             }
             segments.append(decoded)

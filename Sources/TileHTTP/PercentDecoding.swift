@@ -11,10 +11,11 @@ public enum PercentDecoding {
     }
 
     private static func decode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String? {
-        let utf8 = Array(text.utf8)
-        guard utf8.contains(UInt8(ascii: "%")) || (plusIsSpace && utf8.contains(UInt8(ascii: "+"))) else {
+        // Most components have nothing to decode: no copy of their bytes then.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
+        let utf8 = Array(text.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = 0

@@ -116,4 +116,29 @@ private func socketPair() -> (Int32, Int32) {
         try await Task.sleep(for: .milliseconds(50))
         #expect(recorder.count == afterDeregister)
     }
+
+    /// Regression: a stopped loop closed its eventfd at once, and a later `stop()` or
+    /// `execute` wrote 8 bytes into whatever socket had been given that descriptor number
+    /// (a client then sent "\u{1}\0\0\0\0\0\0\0GET …" and got 400).
+    @Test func aStoppedLoopDropsTasksAndKeepsItsDescriptorsUntilReleased() async throws {
+        let loop = try EventLoop(name: "test-stop")
+        let ran = Mutex(0)
+        loop.execute { ran.withLock { $0 += 1 } }
+        #expect(try await eventually { ran.withLock { $0 } == 1 })
+        loop.stop()
+        try await Task.sleep(for: .milliseconds(50))
+        // The loop's eventfd is still its own: a socket opened now gets another number...
+        let (a, b) = socketPair()
+        defer { close(a); close(b) }
+        // ...and signalling the stopped loop again leaves that socket untouched.
+        loop.stop()
+        loop.execute { ran.withLock { $0 += 1 } }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(ran.withLock { $0 } == 1)
+        for end in [a, b] {
+            var byte: UInt8 = 0
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL, 0) | O_NONBLOCK)
+            #expect(read(end, &byte, 1) == -1, "nothing was written into the new socket pair")
+        }
+    }
 }

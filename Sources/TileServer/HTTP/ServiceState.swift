@@ -1,8 +1,9 @@
 import CoreMetrics
 import Logging
 
-/// What the service serves: settings and layers, frozen; a reload builds a new one.
-public struct ServiceState: Sendable {
+/// What the service serves: settings and layers, frozen; a reload builds a new one. A class, so
+/// a request takes it with one retain instead of copying every setting.
+public final class ServiceState: Sendable {
     /// The `server:` settings.
     public let server: ServerSettings
     /// The layers.
@@ -15,7 +16,7 @@ public struct ServiceState: Sendable {
     }
 
     /// Builds the layers of `configuration`; upstream sources count into `metrics`.
-    public init(
+    public convenience init(
         configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger,
         metrics: any MetricsFactory = MetricsSystem.factory
     ) throws(ConfigurationError) {

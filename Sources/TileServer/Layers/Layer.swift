@@ -2,8 +2,8 @@ import TileGeometry
 import TileProviders
 
 /// A configured layer, ready to serve: its settings with zoom range and bounds resolved, and
-/// its source.
-public struct Layer: Sendable {
+/// its source. A class: requests pass it around by reference.
+public final class Layer: Sendable {
     /// The settings (minZoom and maxZoom are set).
     public let settings: LayerSettings
     /// The settings as configured, before the source filled anything in (a reload compares these).
