@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/sendfile.h>
+#include <sys/uio.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -58,4 +60,16 @@ void cepoll_name_thread(const char *name) {
     strncpy(short_name, name, sizeof short_name - 1);
     short_name[sizeof short_name - 1] = 0;
     pthread_setname_np(pthread_self(), short_name);
+}
+
+long cepoll_sendfile(int out_fd, int in_fd, long offset, long count) {
+    off_t position = offset;
+    return sendfile(out_fd, in_fd, &position, (size_t)count);
+}
+
+long cepoll_writev_more(int fd, const void *iov, int count) {
+    struct msghdr message = {0};
+    message.msg_iov = (struct iovec *)iov;
+    message.msg_iovlen = (size_t)count;
+    return sendmsg(fd, &message, MSG_MORE | MSG_NOSIGNAL);
 }

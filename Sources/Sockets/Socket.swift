@@ -2,6 +2,7 @@
 // Invariant: every `Socket` handed out is non-blocking and close-on-exec; the owner closes it once.
 
 #if canImport(Glibc)
+import CEpoll
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -64,10 +65,25 @@ public struct Socket: Sendable, Hashable {
         }
     }
 
-    /// Writes the buffers in order with one `writev`.
-    public func write(_ buffers: UnsafeBufferPointer<iovec>) -> WriteResult {
+    /// Writes the buffers in order with one `writev`; with `more`, tells the kernel that more
+    /// follows at once (`MSG_MORE`), so a short head waits for the body's first segment.
+    public func write(_ buffers: UnsafeBufferPointer<iovec>, more: Bool = false) -> WriteResult {
+        Self.retrying {
+            more ? cepoll_writev_more(descriptor, buffers.baseAddress, Int32(buffers.count))
+                : writev(descriptor, buffers.baseAddress, Int32(buffers.count))
+        }
+    }
+
+    /// Sends `count` bytes of the file `file` from `offset` with `sendfile`: the kernel moves
+    /// them from the page cache to the socket, with no copy through this process.
+    public func sendFile(_ file: Int32, offset: Int, count: Int) -> WriteResult {
+        Self.retrying { cepoll_sendfile(descriptor, file, offset, count) }
+    }
+
+    /// Runs a write-like call until it is not interrupted, and classifies its result.
+    private static func retrying(_ call: () -> Int) -> WriteResult {
         while true {
-            let n = writev(descriptor, buffers.baseAddress, Int32(buffers.count))
+            let n = call()
             if n >= 0 { return .written(n) }
             let code = errno
             if code == EINTR { continue }

@@ -195,11 +195,13 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
         let head = HTTPResponseEncoder.head(for: response, keepAlive: keepAlive, version: version,
                                             dateLine: server.dateCache.headerLine)
         // HEAD: the same headers as GET, never a body.
-        let body = method == .head || response.status.forbidsBody ? [] : response.body
+        let sendsBody = method != .head && !response.status.forbidsBody
         output.append(head)
-        if !body.isEmpty { output.append(body) }
+        if sendsBody {
+            if let file = response.file { output.append(file) } else { output.append(response.body) }
+        }
         server.requestFinished(peer: peer, method: method, target: target ?? "-", response: response,
-                               bytes: head.count + body.count, started: started)
+                               bytes: head.count + (sendsBody ? response.contentLength : 0), started: started)
     }
 
     // MARK: Writing

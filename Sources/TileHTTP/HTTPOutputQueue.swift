@@ -5,9 +5,22 @@ import Darwin
 #endif
 import Sockets
 
-/// Byte buffers waiting to be written, sent with as few `writev` calls as the socket allows.
+/// Byte buffers and file regions waiting to be written: runs of buffers go out with as few
+/// `writev` calls as the socket allows, file regions with `sendfile`.
 struct HTTPOutputQueue {
-    private var chunks: [[UInt8]] = []
+    private enum Chunk {
+        case bytes([UInt8])
+        case file(HTTPFileBody)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): return bytes.count
+            case .file(let file): return file.count
+            }
+        }
+    }
+
+    private var chunks: [Chunk] = []
     /// Bytes of `chunks[0]` already written.
     private var offset = 0
     /// Bytes not yet written.
@@ -22,8 +35,14 @@ struct HTTPOutputQueue {
 
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        chunks.append(bytes)
+        chunks.append(.bytes(bytes))
         byteCount += bytes.count
+    }
+
+    mutating func append(_ file: HTTPFileBody) {
+        guard file.count > 0 else { return }
+        chunks.append(.file(file))
+        byteCount += file.count
     }
 
     mutating func removeAll() {
@@ -34,8 +53,16 @@ struct HTTPOutputQueue {
 
     /// Writes until everything is out, the socket is full, or it fails.
     mutating func write(to socket: Socket) -> Progress {
-        while !chunks.isEmpty {
-            let result = withIOVectors { socket.write($0) }
+        while let first = chunks.first {
+            let result: Socket.WriteResult
+            if case .file(let file) = first {
+                result = socket.sendFile(file.descriptor, offset: file.offset + offset, count: file.count - offset)
+                // The file ended early: the promised Content-Length can no longer be kept.
+                if case .written(0) = result { return .failed }
+            } else {
+                let buffers = leadingBufferCount()
+                result = withIOVectors(count: buffers) { socket.write($0, more: buffers < chunks.count) }
+            }
             switch result {
             case .written(let n): consume(n)
             case .wouldBlock: return .pending
@@ -43,6 +70,13 @@ struct HTTPOutputQueue {
             }
         }
         return .done
+    }
+
+    /// How many byte buffers lead the queue (up to the first file region), capped per call.
+    private func leadingBufferCount() -> Int {
+        var count = 0
+        while count < chunks.count, count < Self.maxBuffersPerWrite, case .bytes = chunks[count] { count += 1 }
+        return count
     }
 
     private mutating func consume(_ written: Int) {
@@ -61,17 +95,18 @@ struct HTTPOutputQueue {
         }
     }
 
-    /// Calls `body` with iovecs over the pending chunks (pointers valid only inside `body`).
-    private func withIOVectors<R>(_ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
-        let count = min(chunks.count, Self.maxBuffersPerWrite)
-        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+    /// Calls `body` with iovecs over the first `count` chunks, all byte buffers (pointers valid
+    /// only inside `body`).
+    private func withIOVectors<R>(count: Int, _ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
             func fill(_ index: Int) -> R {
                 if index == count { return body(UnsafeBufferPointer(vectors)) }
-                return chunks[index].withUnsafeBytes { bytes in
+                guard case .bytes(let bytes) = chunks[index] else { preconditionFailure("not a byte buffer") }
+                return bytes.withUnsafeBytes { raw in
                     let skip = index == 0 ? offset : 0
                     vectors[index] = iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip),
-                        iov_len: bytes.count - skip)
+                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
+                        iov_len: raw.count - skip)
                     return fill(index + 1)
                 }
             }

@@ -7,6 +7,8 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes (shared, not copied, when they come from a cache).
     public var body: [UInt8]
+    /// A body sent from a file instead of `body` (which is then empty).
+    public var file: HTTPFileBody?
     /// Free text for the access log (a cache hit or miss, say); never sent.
     public var note: String?
     /// The application's name for the kind of request answered ("tile", "health"), used as a
@@ -19,6 +21,9 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
     }
+
+    /// The length of the body: the file's when there is one, else `body`'s.
+    public var contentLength: Int { file?.count ?? body.count }
 
     /// A short plain-text answer; every error answer says what was wrong.
     public static func text(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {

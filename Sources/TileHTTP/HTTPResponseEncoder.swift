@@ -21,7 +21,7 @@ enum HTTPResponseEncoder {
         // RFC 9110 §8.6: no Content-Length on 1xx/204; on 304 it would describe the
         // selected representation, which we do not repeat.
         if !response.status.forbidsBody {
-            out.append(contentsOf: "Content-Length: \(response.body.count)\r\n".utf8)
+            out.append(contentsOf: "Content-Length: \(response.contentLength)\r\n".utf8)
         }
         out.append(contentsOf: dateLine)
         if !keepAlive {

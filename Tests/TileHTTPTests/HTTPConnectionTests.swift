@@ -7,12 +7,41 @@ import Sockets
 import Testing
 @testable import TileHTTP
 
-/// Answers `/bytes/N` with N bytes (synchronously) and `/later/N` with N bytes after 20 ms.
+/// The bytes `/file/N` answers with: byte i is i % 251.
+private func filePattern(_ count: Int) -> [UInt8] {
+    (0 ..< count).map { UInt8($0 % 251) }
+}
+
+/// A temporary file of `filePattern(count)`, open; removed and closed when released.
+private final class PatternFile: Sendable {
+    let descriptor: Int32
+
+    init(count: Int) {
+        var template = Array("/tmp/tilelayer-sendfile-XXXXXX".utf8CString)
+        descriptor = mkstemp(&template)
+        precondition(descriptor >= 0, "mkstemp failed")
+        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        let bytes = filePattern(count)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        precondition(written == count, "short write")
+    }
+
+    deinit { Glibc.close(descriptor) }
+}
+
+/// Answers `/bytes/N` with N bytes (synchronously), `/later/N` with N bytes after 20 ms, and
+/// `/file/N` with N bytes of a file (sent with sendfile).
 private struct SizedResponder: HTTPResponder {
     func respond(
         to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let count = request.pathSegments.count == 2 ? Int(request.pathSegments[1]) ?? 0 : 0
+        if request.pathSegments.first == "file" {
+            var response = HTTPResponse(status: .ok)
+            let file = PatternFile(count: count)
+            response.file = HTTPFileBody(descriptor: file.descriptor, count: count, owner: file)
+            return response
+        }
         let response = HTTPResponse(status: .ok, body: [UInt8](repeating: UInt8(count % 251), count: count))
         if request.pathSegments.first == "later" {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { completion(response) }
@@ -60,22 +89,24 @@ private final class WireClient {
         return true
     }
 
-    /// The status and body of the next answer; nil on end of file or a 5 s silence.
-    func readAnswer() -> (status: Int, body: [UInt8])? {
+    /// The status, body and Content-Length of the next answer (a HEAD answer has no body);
+    /// nil on end of file or a 5 s silence.
+    func readAnswer(head: Bool = false) -> (status: Int, body: [UInt8], length: Int)? {
         let terminator: [UInt8] = [13, 10, 13, 10]
         var headEnd: Int?
         while headEnd == nil {
             headEnd = buffer.indices.dropLast(3).first { Array(buffer[$0 ..< $0 + 4]) == terminator }
             if headEnd == nil && !fill() { return nil }
         }
-        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self).lowercased()
+        let text = String(decoding: buffer[..<headEnd!], as: UTF8.self).lowercased()
         buffer.removeFirst(headEnd! + 4)
-        let status = Int(head.split(separator: " ")[1]) ?? 0
-        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+        let status = Int(text.split(separator: " ")[1]) ?? 0
+        let length = text.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst(15).trimmingSpaces) } ?? 0
-        while buffer.count < length { if !fill() { return nil } }
-        defer { buffer.removeFirst(length) }
-        return (status, Array(buffer[..<length]))
+        let bodyLength = head ? 0 : length
+        while buffer.count < bodyLength { if !fill() { return nil } }
+        defer { buffer.removeFirst(bodyLength) }
+        return (status, Array(buffer[..<bodyLength]), length)
     }
 
     var closedByPeer: Bool { buffer.isEmpty && !fill() }
@@ -123,6 +154,29 @@ private final class WireClient {
                 #expect(answer.body.count == size)
             }
             #expect(client.closedByPeer)
+        }
+    }
+
+    /// File bodies go out with sendfile, in pipeline order between buffered answers, whole even
+    /// when far larger than the socket buffer; HEAD announces the length and sends nothing.
+    @Test func fileBodiesArriveWholeAndInOrder() async throws {
+        try await withServer { port in
+            let client = try WireClient(port: port, receiveBuffer: 64 << 10)
+            let requests: [(method: String, path: String, count: Int)] = [
+                ("GET", "file", 3_000_000), ("GET", "bytes", 10), ("HEAD", "file", 5_000), ("GET", "file", 1),
+                ("GET", "later", 20), ("GET", "file", 70_000),
+            ]
+            client.send(requests.map { "\($0.method) /\($0.path)/\($0.count) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+            for request in requests {
+                let answer = try #require(client.readAnswer(head: request.method == "HEAD"))
+                #expect(answer.status == 200)
+                #expect(answer.length == request.count)
+                switch (request.method, request.path) {
+                case ("HEAD", _): #expect(answer.body.isEmpty)
+                case (_, "file"): #expect(answer.body == filePattern(request.count))
+                default: #expect(answer.body.count == request.count)
+                }
+            }
         }
     }
 }

@@ -42,6 +42,15 @@ void cepoll_eventfd_drain(int fd);
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
 int cepoll_accept(int fd, void *address, uint32_t *length);
 
+/// sendfile(2): sends up to `count` bytes of file `in_fd` from `offset` to socket `out_fd`
+/// without copying them through user space. Returns the bytes sent, or -1 with errno.
+long cepoll_sendfile(int out_fd, int in_fd, long offset, long count);
+
+/// writev(2) through sendmsg with MSG_MORE: more data (a sendfile) follows at once, so the
+/// kernel holds a small head back to go out with the body instead of in a segment of its own.
+/// `iov` points to `count` `struct iovec`. Returns the bytes written, or -1 with errno.
+long cepoll_writev_more(int fd, const void *iov, int count);
+
 /// Names the calling thread (first 15 bytes), for `top -H` and debuggers.
 void cepoll_name_thread(const char *name);
 

@@ -4,7 +4,7 @@ import TileGeometry
 ///
 /// The path is made only from the integers of the tile coordinate and the fixed template,
 /// so no request can name a file outside `root`.
-public struct DirectoryTileProvider: SyncTileProvider {
+public struct DirectoryTileProvider: FileTileProvider {
     /// The folder (absolute path, no trailing slash).
     public let root: String
     /// The path template below `root`.
@@ -17,10 +17,17 @@ public struct DirectoryTileProvider: SyncTileProvider {
     }
 
     public func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult {
-        let path = root + "/" + template.path(for: TileCoordinate(z: zoom, x: x, y: y))
-        switch try FileReader.read(path) {
+        switch try FileReader.read(path(z: zoom, x: x, y: y)) {
         case .contents(let data, let modified): return .tile(Tile(data: data, lastModified: modified))
         case .missing: return .noTile
         }
+    }
+
+    public func tileFile(for request: TileRequest) throws(TileProviderError) -> TileFile? {
+        try FileReader.open(path(z: request.tile.z, x: request.tile.x, y: request.tile.y))
+    }
+
+    private func path(z: Int, x: Int, y: Int) -> String {
+        root + "/" + template.path(for: TileCoordinate(z: z, x: x, y: y))
     }
 }

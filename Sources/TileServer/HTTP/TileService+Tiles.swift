@@ -24,6 +24,7 @@ extension TileService {
         case .failure(let problem): return errorResponse(.badRequest, problem.description)
         }
         let key = TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: variables)
+        if let sent = fileTileResponse(request, key: key, layer: layer) { return sent }
         let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
             completion(answer(request, result, layer: layer, scale: route.scale, cacheUse: cacheUse))
         }
@@ -60,17 +61,27 @@ extension TileService {
 
     /// 200 with the tile, or 304 when the client's copy matches.
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
+        var response = tileHead(request, etag: tile.etag, lastModified: tile.lastModified,
+                                lastModifiedText: tile.lastModifiedText, staleAge: tile.staleAge, layer: layer)
+        if response.status == .ok { response.body = tile.body }
+        return response
+    }
+
+    /// The status (200, or 304 when the client's copy matches) and headers of a tile answer,
+    /// without its body.
+    func tileHead(
+        _ request: HTTPRequest, etag: String, lastModified: Int?, lastModifiedText: String?, staleAge: Int?,
+        layer: Layer
+    ) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add(.contentType, "image/png")
-        headers.add(.eTag, tile.etag)
-        if let modified = tile.lastModifiedText { headers.add(.lastModified, modified) }
+        headers.add(.eTag, etag)
+        if let lastModifiedText { headers.add(.lastModified, lastModifiedText) }
         headers.add(.cacheControl, layer.cacheControl)
-        if let age = tile.staleAge { headers.add(.age, String(age)) }  // RFC 5861 §4: served stale on error
+        if let staleAge { headers.add(.age, String(staleAge)) }  // RFC 5861 §4: served stale on error
         addCORS(to: &headers)
-        if HTTPConditional.isNotModified(request.headers, etag: tile.etag, lastModified: tile.lastModified) {
-            return HTTPResponse(status: .notModified, headers: headers)
-        }
-        return HTTPResponse(status: .ok, headers: headers, body: tile.body)
+        let fresh = HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: lastModified)
+        return HTTPResponse(status: fresh ? .notModified : .ok, headers: headers)
     }
 
     /// The layer's "no tile" answer: 404, 204 or a transparent tile, all cacheable.

@@ -140,13 +140,19 @@ public final class TileService: HTTPResponder {
 }
 
 extension TileService {
-    /// The answer to `request`, awaited (tests and tools; the server uses `respond`).
+    /// The answer to `request`, awaited (tests and tools; the server uses `respond`). A body the
+    /// server would send from a file is read into `body`.
     public func response(to request: HTTPRequest) async -> HTTPResponse {
-        await withCheckedContinuation { continuation in
+        var response = await withCheckedContinuation { continuation in
             let context = HTTPRequestContext(peer: "local")
             if let now = respond(to: request, context: context, completion: { continuation.resume(returning: $0) }) {
                 continuation.resume(returning: now)
             }
         }
+        if let file = response.file, let bytes = file.readBytes() {
+            response.body = bytes
+            response.file = nil
+        }
+        return response
     }
 }

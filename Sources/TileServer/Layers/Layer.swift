@@ -16,6 +16,9 @@ public final class Layer: Sendable {
     public let variables: [String: URLTemplateVariable]
     /// The disk tier (`cache.disk`), if it has one.
     let diskTier: LayerDiskTier?
+    /// The source, when its tiles are files and the layer keeps no copy of them (no memory or
+    /// disk cache): native tiles are then sent straight from their files.
+    let directFiles: (any FileTileProvider)?
 
     /// The layer's name.
     public var name: String { settings.name }
@@ -37,6 +40,17 @@ public final class Layer: Sendable {
         self.source = source
         self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.diskTier = settings.cache.disk.map { LayerDiskTier(folder: $0, layer: settings.name) }
+        if case .sync(let provider) = source, let files = provider as? any FileTileProvider,
+           settings.cache.memory == false, diskTier == nil {
+            directFiles = files
+        } else {
+            directFiles = nil
+        }
+    }
+
+    /// Whether tiles of `scale` (1, or 2 for @2x) are the source's own, not derived.
+    func servesNatively(scale: Int) -> Bool {
+        (scale == 1) == (settings.tileSize == 256)
     }
 
     /// The tile for a requested coordinate: x wrapped, nil when z or y is outside the layer.

@@ -18,6 +18,8 @@ final class TilePipeline: Sendable {
     private let metricsTable: Mutex<PipelineMetrics>
     /// The disk tiers of the layers seen so far, by layer name (for `clear`).
     let diskTiers = Mutex<[String: LayerDiskTier]>([:])
+    /// ETags of tile files sent straight from disk, by file version.
+    let fileFingerprints = TileFileFingerprints()
 
     init(cache: MemoryCache<TileKey, TileOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics()) {
         self.cache = cache
@@ -94,8 +96,7 @@ final class TilePipeline: Sendable {
     func produce(
         _ key: TileKey, layer: Layer, counters: LayerMetrics?, completion: @escaping Completion
     ) -> Result<TileOutcome, TileFailure>? {
-        let native = (key.scale == 1) == (layer.settings.tileSize == 256)
-        guard native else {
+        guard layer.servesNatively(scale: key.scale) else {
             counters?.renders.increment()
             Task { completion(await TileRenderer(pipeline: self, logger: logger).derived(key, layer: layer)) }
             return nil

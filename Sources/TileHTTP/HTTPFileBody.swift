@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A response body sent from an open file with `sendfile`: the bytes go from the page cache to
+/// the socket without a copy through the process (nginx's way of serving files).
+public struct HTTPFileBody: Sendable {
+    /// The open file.
+    public let descriptor: Int32
+    /// Where the body starts in the file.
+    public let offset: Int
+    /// The body's length (the `Content-Length`).
+    public let count: Int
+    /// Keeps `descriptor` open while the response is queued; whoever owns the descriptor closes
+    /// it when this object is released.
+    public let owner: any AnyObject & Sendable
+
+    /// A body of `count` bytes of `descriptor` from `offset`, kept open by `owner`.
+    public init(descriptor: Int32, offset: Int = 0, count: Int, owner: any AnyObject & Sendable) {
+        self.descriptor = descriptor
+        self.offset = offset
+        self.count = count
+        self.owner = owner
+    }
+
+    /// The body's bytes, read with `pread` (tests and tools); nil when the file is shorter now.
+    public func readBytes() -> [UInt8]? {
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    complete = false
+                    break
+                }
+                done += n
+            }
+            initialized = done
+        }
+        return complete ? bytes : nil
+    }
+}

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A synchronous provider whose tiles are whole files: the server may send a tile straight from
+/// its file (`sendfile`) instead of reading it into memory first.
+public protocol FileTileProvider: SyncTileProvider {
+    /// The tile's open file; nil when there is no tile. Throws what `tile(for:)` would.
+    func tileFile(for request: TileRequest) throws(TileProviderError) -> TileFile?
+}
+
+/// An open regular file holding one tile; the descriptor closes when the object is released.
+public final class TileFile: Sendable {
+    /// The open descriptor (read-only, close-on-exec).
+    public let descriptor: Int32
+    /// Where it was opened, for messages.
+    public let path: String
+    /// Its size in bytes when opened.
+    public let size: Int
+    /// Its modification time, seconds since 1970.
+    public var modified: Int { identity.modifiedSeconds }
+    /// Which version of which file it is.
+    public let identity: FileIdentity
+
+    init(descriptor: Int32, path: String, info: stat) {
+        self.descriptor = descriptor
+        self.path = path
+        self.size = Int(info.st_size)
+        self.identity = FileIdentity(info)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The whole file, read into memory (straight into uninitialised storage: no zero-fill of a
+    /// buffer about to be overwritten); a file that shrank since it was opened reads short.
+    public func readAll() throws(TileProviderError) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = pread(descriptor, buffer.baseAddress! + done, size - done, off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    if n < 0 { failure = errno }
+                    break
+                }
+                done += n
+            }
+            count = done
+        }
+        if failure != 0 { throw .unreadable(path: path, errno: failure) }
+        return bytes
+    }
+}

@@ -1,0 +1,36 @@
+import Synchronization
+import TileHTTP
+import TileProviders
+
+/// The ETag and `Last-Modified` text of tile files, by file version (device, inode, size,
+/// mtime): a tile sent straight from its file is read and hashed once per version, not once per
+/// request (nginx's `open_file_cache` keeps facts about files the same way).
+final class TileFileFingerprints: Sendable {
+    struct Fingerprint: Sendable {
+        /// Strong ETag: XXH64 of the contents, as for every other tile.
+        let etag: String
+        let lastModifiedText: String
+    }
+
+    private let table = Mutex<[FileIdentity: Fingerprint]>([:])
+
+    /// Versions remembered; past this the table starts over (a tile pyramid being rewritten).
+    static let capacity = 65_536
+
+    /// The file's fingerprint; nil when it is not a whole PNG now (the caller then takes the
+    /// ordinary path, which reads the file again and says what is wrong with it).
+    func fingerprint(of file: TileFile) -> Fingerprint? {
+        if let known = table.withLock({ $0[file.identity] }) { return known }
+        guard let bytes = try? file.readAll(), bytes.count == file.size, PNGSignature.matches(bytes) else { return nil }
+        let made = Fingerprint(etag: ContentHash.etag(of: bytes),
+                               lastModifiedText: HTTPDate.format(secondsSince1970: file.modified))
+        table.withLock { table in
+            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
+            table[file.identity] = made
+        }
+        return made
+    }
+
+    /// Versions remembered now.
+    var count: Int { table.withLock { $0.count } }
+}

@@ -1,0 +1,99 @@
+// A directory layer with no cache sends its tiles straight from their files (sendfile), with
+// the same bytes, ETags and conditional answers as a cached layer, and sees replaced files.
+
+import Foundation
+import Testing
+import TileHTTP
+@testable import TileServer
+
+@Suite struct DirectFileTests {
+    let folder = TemporaryFolder()
+    let service: TileService
+
+    init() throws {
+        for (z, x, y) in [(0, 0, 0), (1, 0, 0), (1, 1, 0)] {
+            folder.write("direct/\(z)/\(x)/\(y).png", Fixtures.worldTile(z, x, y))
+        }
+        folder.write("direct/2/0/0.png", Array("not a png".utf8))
+        service = try Fixtures.service(extraYAML: """
+          - name: direct
+            source: {type: directory, path: \(folder.path)/direct}
+            cache: {memory: false}
+        """, folder: folder)
+    }
+
+    /// The answer as the connection gets it (a file body stays a file).
+    private func rawAnswer(_ target: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse? {
+        var all = headers
+        all.add(.host, "localhost:8080")
+        let request = try HTTPRequest(method: .get, target: target, headers: all)
+        return service.respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
+    }
+
+    @Test func tilesAreSentFromTheirFilesWithTheCachedLayersETag() async throws {
+        let raw = try #require(try rawAnswer("/direct/1/1/0.png"), "a file tile is answered at once")
+        #expect(raw.status == .ok)
+        #expect(raw.body.isEmpty)
+        let file = try #require(raw.file)
+        #expect(file.count == Fixtures.worldTile(1, 1, 0).count)
+        #expect(file.readBytes() == Fixtures.worldTile(1, 1, 0))
+        #expect(raw.note == "bypass")
+
+        let cached = try await service.get("/world/1/1/0.png")
+        #expect(cached.file == nil)
+        #expect(raw.headers[.eTag] == cached.headers[.eTag])
+        #expect(raw.headers[.lastModified] != nil)
+        #expect(raw.headers[.cacheControl] == cached.headers[.cacheControl])
+    }
+
+    @Test func conditionalRequestsGet304WithoutABody() throws {
+        let etag = try #require(try rawAnswer("/direct/0/0/0.png")?.headers[.eTag])
+        let again = try #require(try rawAnswer("/direct/0/0/0.png", headers: [.ifNoneMatch: etag]))
+        #expect(again.status == .notModified)
+        #expect(again.file == nil)
+        #expect(again.contentLength == 0)
+    }
+
+    @Test func aReplacedFileIsServedWithItsNewETag() async throws {
+        let before = try await service.get("/direct/1/0/0.png")
+        #expect(before.body == Fixtures.worldTile(1, 0, 0))
+        let replacement = Fixtures.worldTile(2, 1, 1)
+        let temporary = folder.path + "/replacement.png"
+        FileManager.default.createFile(atPath: temporary, contents: Data(replacement))
+        #expect(rename(temporary, folder.path + "/direct/1/0/0.png") == 0)
+        let after = try await service.get("/direct/1/0/0.png")
+        #expect(after.body == replacement)
+        #expect(after.headers[.eTag] != before.headers[.eTag])
+        #expect(after.headers[.eTag] == (try await service.get("/world/2/1/1.png")).headers[.eTag])
+    }
+
+    @Test func missingFilesAndBrokenFilesGetTheOrdinaryAnswers() async throws {
+        #expect(try await service.get("/direct/1/1/1.png").status == .notFound)
+        let broken = try await service.get("/direct/2/0/0.png")
+        #expect(broken.status == .badGateway)
+        #expect(broken.file == nil)
+    }
+
+    @Test func retinaTilesAreStillDerived() async throws {
+        let retina = try await service.get("/direct/0/0/0@2x.png")
+        #expect(retina.status == .ok)
+        #expect(retina.file == nil)
+        #expect(retina.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func aLiveServerSendsTheFileBytes() async throws {
+        let live = try LiveServer(responder: service)
+        let client = try RawHTTPClient(port: live.port)
+        for (z, x, y) in [(0, 0, 0), (1, 1, 0), (1, 0, 0)] {
+            let answer = try #require(client.request("/direct/\(z)/\(x)/\(y).png"))
+            #expect(answer.status == 200)
+            #expect(answer.body == Fixtures.worldTile(z, x, y))
+            #expect(answer.header("Content-Length") == String(Fixtures.worldTile(z, x, y).count))
+        }
+        let head = try #require(client.request("/direct/1/1/0.png", method: "HEAD"))
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Length") == String(Fixtures.worldTile(1, 1, 0).count))
+        await live.stop()
+    }
+}
