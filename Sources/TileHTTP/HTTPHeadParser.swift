@@ -7,14 +7,25 @@ enum HTTPHeadParser {
 
     /// Parses `head`, which ends with the empty line.
     static func parse(_ head: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPRequest {
-        var lines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            line.last == cr ? line.dropLast() : line
+        // Line by line, in place: no array of lines.
+        var rest = head[...]
+        func nextLine() -> ArraySlice<UInt8>? {
+            guard !rest.isEmpty else { return nil }
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+            var line = rest[rest.startIndex ..< end]
+            rest = end < rest.endIndex ? rest[(end + 1)...] : rest[rest.endIndex...]
+            if line.last == cr { line = line.dropLast() }
+            return line
         }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let requestLine = lines.first else { throw .malformedRequestLine }
+        guard let requestLine = nextLine(), !requestLine.isEmpty else { throw .malformedRequestLine }
         let (method, target, version) = try parseRequestLine(requestLine)
         var headers = HTTPHeaders()
-        for line in lines.dropFirst() {
+        while let line = nextLine() {
+            // The head ends with an empty line (and the parser hands over nothing after it).
+            if line.isEmpty {
+                guard rest.allSatisfy({ $0 == cr || $0 == UInt8(ascii: "\n") }) else { throw .malformedHeader }
+                break
+            }
             let (name, value) = try parseField(line)
             headers.add(HTTPHeaderName(name), value)
         }

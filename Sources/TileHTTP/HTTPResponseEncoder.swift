@@ -11,7 +11,11 @@ enum HTTPResponseEncoder {
     ) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + response.headers.count * 48)
-        out.append(contentsOf: "HTTP/1.1 \(response.status.code) \(response.status.reason)\r\n".utf8)
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(Int(response.status.code), to: &out)
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: response.status.reason.utf8)
+        out.append(contentsOf: crlf)
         for field in response.headers {
             out.append(contentsOf: field.name.rawValue.utf8)
             out.append(contentsOf: ": ".utf8)
@@ -21,7 +25,9 @@ enum HTTPResponseEncoder {
         // RFC 9110 §8.6: no Content-Length on 1xx/204; on 304 it would describe the
         // selected representation, which we do not repeat.
         if !response.status.forbidsBody {
-            out.append(contentsOf: "Content-Length: \(response.contentLength)\r\n".utf8)
+            out.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(response.contentLength, to: &out)
+            out.append(contentsOf: crlf)
         }
         out.append(contentsOf: dateLine)
         if !keepAlive {
@@ -31,5 +37,22 @@ enum HTTPResponseEncoder {
         }
         out.append(contentsOf: crlf)
         return out
+    }
+
+    /// Appends the decimal digits of `value` (≥ 0) without making a `String`.
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = max(0, value)
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+            } while remaining > 0
+            out.append(contentsOf: buffer[index...])
+        }
     }
 }
