@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCache"]),
         // The codec alone, for Benchmarks/ (so it builds without the server's dependencies).
         .library(name: "TilePNG", targets: ["TilePNG"]),
+        // HTTP/1.1 alone (its request parser, and the request/response types of TileService), for Benchmarks/.
+        .library(name: "TileHTTP", targets: ["TileHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
