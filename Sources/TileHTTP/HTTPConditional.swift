@@ -1,5 +1,11 @@
 /// Evaluation of `If-None-Match` and `If-Modified-Since` for GET and HEAD (RFC 9110 §13.2.2).
 public enum HTTPConditional {
+    /// Whether the request asks for a 304 when its copy is current (has If-None-Match or
+    /// If-Modified-Since).
+    public static func isConditional(_ headers: HTTPHeaders) -> Bool {
+        headers.contains { $0.name == .ifNoneMatch || $0.name == .ifModifiedSince }
+    }
+
     /// Whether the client's copy is current, so the answer is 304.
     /// `If-None-Match` wins when present; `If-Modified-Since` counts only without it.
     public static func isNotModified(_ headers: HTTPHeaders, etag: String, lastModified: Int?) -> Bool {

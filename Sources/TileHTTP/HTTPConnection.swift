@@ -39,11 +39,15 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
     /// Bytes read per `read` call.
     private static let readChunk = 16384
 
-    init(socket: Socket, peer: String, server: HTTPServer, loop: EventLoop) {
+    /// The Date line of this connection's loop (one cache per loop: no lock shared between loops).
+    private let dateCache: HTTPDateCache
+
+    init(socket: Socket, peer: String, server: HTTPServer, loop: EventLoop, dateCache: HTTPDateCache) {
         self.socket = socket
         self.peer = peer
         self.server = server
         self.loop = loop
+        self.dateCache = dateCache
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
     }
 
@@ -192,16 +196,22 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
         _ response: HTTPResponse, method: HTTPMethod, version: HTTPVersion, keepAlive: Bool,
         target: String?, started: UInt64
     ) {
-        let head = HTTPResponseEncoder.head(for: response, keepAlive: keepAlive, version: version,
-                                            dateLine: server.dateCache.headerLine)
+        // The head in three pieces, none copied: fields (encoded once for a prepared response),
+        // the shared Date line, the constant tail.
+        let fields = response.preparedHead ?? HTTPResponseEncoder.fields(of: response)
+        let dateLine = dateCache.headerLine
+        let tail = HTTPResponseEncoder.tail(keepAlive: keepAlive, version: version)
+        let headBytes = fields.count + dateLine.count + tail.count
         // HEAD: the same headers as GET, never a body.
         let sendsBody = method != .head && !response.status.forbidsBody
-        output.append(head)
+        output.append(fields)
+        output.append(dateLine)
+        output.append(tail)
         if sendsBody {
             if let file = response.file { output.append(file) } else { output.append(response.body) }
         }
         server.requestFinished(peer: peer, method: method, target: target ?? "-", response: response,
-                               bytes: head.count + (sendsBody ? response.contentLength : 0), started: started)
+                               bytes: headBytes + (sendsBody ? response.contentLength : 0), started: started)
     }
 
     // MARK: Writing

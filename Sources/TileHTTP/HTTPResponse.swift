@@ -9,6 +9,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// A body sent from a file instead of `body` (which is then empty).
     public var file: HTTPFileBody?
+    /// The status line, header fields and Content-Length, already encoded (see `prepared()`);
+    /// sent instead of encoding `headers` again.
+    public private(set) var preparedHead: [UInt8]?
     /// Free text for the access log (a cache hit or miss, say); never sent.
     public var note: String?
     /// The application's name for the kind of request answered ("tile", "health"), used as a
@@ -20,6 +23,14 @@ public struct HTTPResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// The response with its head encoded once, for an answer kept and sent many times (a
+    /// cached tile): sending it then builds no header text. Change nothing of it afterwards.
+    public func prepared() -> HTTPResponse {
+        var response = self
+        response.preparedHead = HTTPResponseEncoder.fields(of: self)
+        return response
     }
 
     /// The length of the body: the file's when there is one, else `body`'s.

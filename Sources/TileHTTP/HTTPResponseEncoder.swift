@@ -1,16 +1,14 @@
 /// Serializes a response head; the body goes out after it, untouched, in the same `writev`.
+/// The head is three pieces: the fields (status line, headers, Content-Length), which a response
+/// sent many times can carry already encoded (`HTTPResponse.preparedHead`); the shared Date line;
+/// and the tail (Connection, end of head), one of a few constant byte strings.
 enum HTTPResponseEncoder {
     private static let crlf: [UInt8] = [13, 10]
 
-    /// The status line and header section, ending with the empty line.
-    /// - Parameters:
-    ///   - keepAlive: whether the connection stays open after this response.
-    ///   - version: the request's version (an HTTP/1.0 keep-alive must be announced).
-    static func head(
-        for response: HTTPResponse, keepAlive: Bool, version: HTTPVersion, dateLine: [UInt8]
-    ) -> [UInt8] {
+    /// The status line, header fields and Content-Length of `response`.
+    static func fields(of response: HTTPResponse) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + response.headers.count * 48)
+        out.reserveCapacity(128 + response.headers.count * 48)
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(Int(response.status.code), to: &out)
         out.append(UInt8(ascii: " "))
@@ -29,14 +27,19 @@ enum HTTPResponseEncoder {
             appendDecimal(response.contentLength, to: &out)
             out.append(contentsOf: crlf)
         }
-        out.append(contentsOf: dateLine)
-        if !keepAlive {
-            out.append(contentsOf: "Connection: close\r\n".utf8)
-        } else if version == .http1_0 {
-            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
-        }
-        out.append(contentsOf: crlf)
         return out
+    }
+
+    private static let closeTail = Array("Connection: close\r\n\r\n".utf8)
+    private static let keepAlive10Tail = Array("Connection: keep-alive\r\n\r\n".utf8)
+
+    /// What follows the Date line: the Connection field where one is needed, and the empty line.
+    /// - Parameters:
+    ///   - keepAlive: whether the connection stays open after this response.
+    ///   - version: the request's version (an HTTP/1.0 keep-alive must be announced).
+    static func tail(keepAlive: Bool, version: HTTPVersion) -> [UInt8] {
+        if !keepAlive { return closeTail }
+        return version == .http1_0 ? keepAlive10Tail : crlf
     }
 
     /// Appends the decimal digits of `value` (≥ 0) without making a `String`.

@@ -25,11 +25,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// Request and connection metrics.
     public let metrics: HTTPServerMetrics
 
-    let dateCache = HTTPDateCache()
     private let connections = Mutex<[ObjectIdentifier: HTTPConnection]>([:])
     private let shuttingDown = Atomic<Bool>(false)
     /// The loops, made by `start()`; immutable after it.
     private var loops: [EventLoop] = []
+    /// The Date line cache of each loop.
+    private var dateCaches: [HTTPDateCache] = []
     private var acceptor: HTTPAcceptor?
     private var nextLoop = 0
     /// Flood warnings, rate-limited; touched only on the first loop.
@@ -79,6 +80,7 @@ public final class HTTPServer: @unchecked Sendable {
             port = try socket.localPort()
             for index in 0 ..< max(1, configuration.eventLoops ?? System.coreCount) {
                 loops.append(try EventLoop(name: "tilelayer-io-\(index)"))
+                dateCaches.append(HTTPDateCache())
             }
         } catch {
             socket.close()
@@ -146,7 +148,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         nextLoop = (nextLoop + 1) % loops.count
         let loop = loops[nextLoop]
-        let connection = HTTPConnection(socket: socket, peer: peer, server: self, loop: loop)
+        let connection = HTTPConnection(socket: socket, peer: peer, server: self, loop: loop,
+                                        dateCache: dateCaches[nextLoop])
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
         metrics.connectionOpened()
         if loop.inLoop { connection.start() } else { loop.execute { connection.start() } }

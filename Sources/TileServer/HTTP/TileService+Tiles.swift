@@ -59,8 +59,18 @@ extension TileService {
         }
     }
 
-    /// 200 with the tile, or 304 when the client's copy matches.
+    /// 200 with the tile, or 304 when the client's copy matches. An unconditional request for
+    /// a fresh tile gets the tile's prepared answer.
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
+        if tile.staleAge == nil && !HTTPConditional.isConditional(request.headers) {
+            return tile.preparedAnswer.response(layer: layer, cors: state.server.cors) {
+                freshTileAnswer(request, tile, layer: layer)
+            }
+        }
+        return freshTileAnswer(request, tile, layer: layer)
+    }
+
+    private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
         var response = tileHead(request, etag: tile.etag, lastModified: tile.lastModified,
                                 lastModifiedText: tile.lastModifiedText, staleAge: tile.staleAge, layer: layer)
         if response.status == .ok { response.body = tile.body }

@@ -16,6 +16,8 @@ public struct ServedTile: Sendable {
     /// Set only when served stale (RFC 5861 `stale-if-error`): the source failed and this copy's
     /// freshness had run out; the seconds since it was stored, sent as `Age`.
     public internal(set) var staleAge: Int?
+    /// Its 200 answer, encoded on first use and shared by every copy of this value.
+    let preparedAnswer = PreparedTileAnswer()
 
     /// A tile; the ETag is computed once, here.
     public init(body: [UInt8], lastModified: Int?) {
