@@ -24,9 +24,9 @@ let package = Package(
         // Pure Web Mercator tile and camera geometry.
         .target(name: "TileGeometry"),
         // epoll and eventfd, which Glibc's Swift module does not export.
-        .target(name: "CEpoll"),
+        .target(name: "CLinux"),
         // POSIX sockets and the epoll event loop, no HTTP.
-        .target(name: "Sockets", dependencies: ["CEpoll"]),
+        .target(name: "Sockets", dependencies: ["CLinux"]),
         // HTTP/1.1 over Sockets' event loops; knows no tiles.
         .target(
             name: "TileHTTP",
@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache",
+                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -514,7 +514,12 @@ EOF
         echo "   after debug @2x z0-8 pass $pass ($(wc -l <"$P/fill-debug") paths, wrk 15 s, $R_REQ requests):" \
              "VmRSS $(mb "$rss2") MB (+$(mb $(( rss2 - rss0 ))) MB over fresh), cache $(mb $(( ${cb2%.*} / 1024 ))) MB, evictions ${ev:-?}"
     done
-    note "$(printf '%-28s | %-34s | %s' "6 memory" "tilelayer, 64 MB cache filled" "VmRSS $(mb "$rss0") → $(mb "$rss2") MB (+$(mb $(( rss2 - rss0 ))) MB; cache $(mb $(( ${cb2%.*} / 1024 ))) MB; target growth <= 64 MB + small)")"
+    # Steady state: in-flight renders done and the server's periodic return of free heap pages
+    # (every 10 s) has run.
+    sleep 12
+    rss3=$(rss_kb "$TLM_PID"); cb3=$(metric tilelayer_cache_bytes)
+    echo "   12 s after the load: VmRSS $(mb "$rss3") MB (+$(mb $(( rss3 - rss0 ))) MB over fresh), cache $(mb $(( ${cb3%.*} / 1024 ))) MB"
+    note "$(printf '%-28s | %-34s | %s' "6 memory" "tilelayer, 64 MB cache filled" "VmRSS $(mb "$rss0") → $(mb "$rss2") MB under load (+$(mb $(( rss2 - rss0 ))) MB), $(mb "$rss3") MB 12 s later (+$(mb $(( rss3 - rss0 ))) MB); cache $(mb $(( ${cb3%.*} / 1024 ))) MB; target growth <= 64 MB + small")"
     stop_pid "$TLM_PID"
 fi
 

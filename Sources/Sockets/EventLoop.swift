@@ -2,7 +2,7 @@
 // sent from other threads, and fires timers. A connection lives on one loop for its whole
 // life, so reading, parsing, answering and writing happen on that thread with no hand-off.
 
-import CEpoll
+import CLinux
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,15 +25,15 @@ public final class EventLoop: @unchecked Sendable {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// Readable (or end of file).
-        public static let readable = Events(rawValue: UInt32(CEPOLL_IN))
+        public static let readable = Events(rawValue: UInt32(CLINUX_IN))
         /// Writable.
-        public static let writable = Events(rawValue: UInt32(CEPOLL_OUT))
+        public static let writable = Events(rawValue: UInt32(CLINUX_OUT))
         /// The peer shut down its sending side.
-        public static let readHangUp = Events(rawValue: UInt32(CEPOLL_RDHUP))
+        public static let readHangUp = Events(rawValue: UInt32(CLINUX_RDHUP))
         /// Both directions are shut down, or the connection was reset; always reported.
-        public static let hangUp = Events(rawValue: UInt32(CEPOLL_HUP))
+        public static let hangUp = Events(rawValue: UInt32(CLINUX_HUP))
         /// An error is pending on the descriptor; always reported.
-        public static let error = Events(rawValue: UInt32(CEPOLL_ERR))
+        public static let error = Events(rawValue: UInt32(CLINUX_ERR))
     }
 
     /// A name for logs and thread listings.
@@ -53,15 +53,15 @@ public final class EventLoop: @unchecked Sendable {
     /// A loop; its thread starts at once. Fails when the system is out of descriptors.
     public init(name: String) throws(SocketError) {
         self.name = name
-        epoll = cepoll_create()
+        epoll = clinux_create()
         guard epoll >= 0 else { throw .systemCall(name: "epoll_create1", errno: errno) }
-        wakeDescriptor = cepoll_eventfd()
+        wakeDescriptor = clinux_eventfd()
         guard wakeDescriptor >= 0 else {
             let code = errno
             _ = systemClose(epoll)
             throw .systemCall(name: "eventfd", errno: code)
         }
-        _ = cepoll_add(epoll, wakeDescriptor, UInt32(CEPOLL_IN))
+        _ = clinux_add(epoll, wakeDescriptor, UInt32(CLINUX_IN))
         try startThread()
     }
 
@@ -77,7 +77,7 @@ public final class EventLoop: @unchecked Sendable {
             return
         }
         if !inLoop && !wakePending.exchange(true, ordering: .sequentiallyConsistent) {
-            cepoll_eventfd_signal(wakeDescriptor)
+            clinux_eventfd_signal(wakeDescriptor)
         }
     }
 
@@ -93,7 +93,7 @@ public final class EventLoop: @unchecked Sendable {
     /// a descriptor number the system has handed to someone else.
     public func stop() {
         guard !stopRequested.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        cepoll_eventfd_signal(wakeDescriptor)
+        clinux_eventfd_signal(wakeDescriptor)
     }
 
     deinit {
@@ -108,7 +108,7 @@ public final class EventLoop: @unchecked Sendable {
         precondition(inLoop, "EventLoop.register called off its thread")
         let index = Int(descriptor)
         if index >= handlers.count { handlers.append(contentsOf: repeatElement(nil, count: index + 1 - handlers.count)) }
-        guard cepoll_add(epoll, descriptor, events.rawValue) == 0 else {
+        guard clinux_add(epoll, descriptor, events.rawValue) == 0 else {
             throw .systemCall(name: "epoll_ctl", errno: errno)
         }
         handlers[index] = handler
@@ -118,7 +118,7 @@ public final class EventLoop: @unchecked Sendable {
     /// reported).
     public func modify(_ descriptor: Int32, events: Events) {
         precondition(inLoop, "EventLoop.modify called off its thread")
-        _ = cepoll_modify(epoll, descriptor, events.rawValue)
+        _ = clinux_modify(epoll, descriptor, events.rawValue)
     }
 
     /// Forgets `descriptor`; call before closing it.
@@ -127,7 +127,7 @@ public final class EventLoop: @unchecked Sendable {
         let index = Int(descriptor)
         guard index < handlers.count, handlers[index] != nil else { return }
         handlers[index] = nil
-        _ = cepoll_remove(epoll, descriptor)
+        _ = clinux_remove(epoll, descriptor)
     }
 
     // MARK: The thread
@@ -149,15 +149,15 @@ public final class EventLoop: @unchecked Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
-        cepoll_name_thread(name)
+        clinux_name_thread(name)
         var descriptors = [Int32](repeating: 0, count: Self.batch)
         var events = [UInt32](repeating: 0, count: Self.batch)
         while !stopRequested.load(ordering: .relaxed) {
-            let count = cepoll_wait(epoll, &descriptors, &events, Int32(Self.batch), waitMilliseconds())
+            let count = clinux_wait(epoll, &descriptors, &events, Int32(Self.batch), waitMilliseconds())
             for i in 0 ..< Int(max(0, count)) {
                 let descriptor = descriptors[i]
                 if descriptor == wakeDescriptor {
-                    cepoll_eventfd_drain(wakeDescriptor)
+                    clinux_eventfd_drain(wakeDescriptor)
                     continue
                 }
                 let index = Int(descriptor)

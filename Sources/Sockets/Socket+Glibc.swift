@@ -2,7 +2,7 @@
 // or clash with `Socket`'s own method names.
 
 #if canImport(Glibc)
-import CEpoll
+import CLinux
 import Glibc
 
 let socketStreamType = Int32(SOCK_STREAM.rawValue)
@@ -14,9 +14,9 @@ let socketStreamType = SOCK_STREAM
 #endif
 
 /// `accept4`: the new socket is non-blocking and close-on-exec from the start (Glibc's Swift
-/// module does not export `accept4`, so it comes from the CEpoll shim).
+/// module does not export `accept4`, so it comes from the CLinux shim).
 func acceptNonBlocking(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: inout socklen_t) -> Int32 {
-    cepoll_accept(fd, address, &length)
+    clinux_accept(fd, address, &length)
 }
 
 func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

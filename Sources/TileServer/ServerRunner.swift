@@ -12,8 +12,8 @@ import Darwin
 
 /// Builds the service from a configuration, runs the HTTP server, and handles signals.
 ///
-/// `@unchecked Sendable`: `signalSources` is written once, on the main queue, before any
-/// signal can arrive; everything else is immutable.
+/// `@unchecked Sendable`: `signalSources` and `memoryUpkeep` are written once, on the main
+/// queue, before any signal can arrive; everything else is immutable.
 public final class ServerRunner: @unchecked Sendable {
     /// The HTTP server.
     public let server: HTTPServer
@@ -21,6 +21,8 @@ public final class ServerRunner: @unchecked Sendable {
     public let service: TileService
     private let logger: Logger
     private var signalSources: [DispatchSourceSignal] = []
+    /// Returns free heap pages to the system while the server runs (see `MemoryUpkeep`).
+    private var memoryUpkeep: DispatchSourceTimer?
 
     /// Seconds in-flight requests get to finish on SIGTERM/SIGINT.
     public static let shutdownGracePeriod = 10.0
@@ -51,7 +53,9 @@ public final class ServerRunner: @unchecked Sendable {
     /// Binds and starts serving; returns the port.
     @discardableResult
     public func start() throws(SocketError) -> Int {
-        try server.start()
+        let port = try server.start()
+        if memoryUpkeep == nil { memoryUpkeep = MemoryUpkeep.start(cores: System.coreCount) }
+        return port
     }
 
     /// On SIGTERM or SIGINT: stop accepting, finish requests in flight, then call `exit` (0).

@@ -1,7 +1,8 @@
 #define _GNU_SOURCE
-#include "CEpoll.h"
+#include "CLinux.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -11,20 +12,20 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int cepoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+int clinux_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
 static int control(int epfd, int op, int fd, uint32_t events) {
     struct epoll_event event = {.events = events, .data = {.fd = fd}};
     return epoll_ctl(epfd, op, fd, &event);
 }
 
-int cepoll_add(int epfd, int fd, uint32_t events) { return control(epfd, EPOLL_CTL_ADD, fd, events); }
+int clinux_add(int epfd, int fd, uint32_t events) { return control(epfd, EPOLL_CTL_ADD, fd, events); }
 
-int cepoll_modify(int epfd, int fd, uint32_t events) { return control(epfd, EPOLL_CTL_MOD, fd, events); }
+int clinux_modify(int epfd, int fd, uint32_t events) { return control(epfd, EPOLL_CTL_MOD, fd, events); }
 
-int cepoll_remove(int epfd, int fd) { return control(epfd, EPOLL_CTL_DEL, fd, 0); }
+int clinux_remove(int epfd, int fd) { return control(epfd, EPOLL_CTL_DEL, fd, 0); }
 
-int cepoll_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeout_ms) {
+int clinux_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeout_ms) {
     struct epoll_event ready[512];
     if (capacity > 512) capacity = 512;
     int n = epoll_wait(epfd, ready, capacity, timeout_ms);
@@ -36,40 +37,47 @@ int cepoll_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeout_
     return n;
 }
 
-int cepoll_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+int clinux_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
-void cepoll_eventfd_signal(int fd) {
+void clinux_eventfd_signal(int fd) {
     eventfd_t one = 1;
     (void)!write(fd, &one, sizeof one);
 }
 
-void cepoll_eventfd_drain(int fd) {
+void clinux_eventfd_drain(int fd) {
     eventfd_t value;
     (void)!read(fd, &value, sizeof value);
 }
 
-int cepoll_accept(int fd, void *address, uint32_t *length) {
+int clinux_accept(int fd, void *address, uint32_t *length) {
     socklen_t len = *length;
     int client = accept4(fd, (struct sockaddr *)address, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
     *length = len;
     return client;
 }
 
-void cepoll_name_thread(const char *name) {
+void clinux_name_thread(const char *name) {
     char short_name[16];
     strncpy(short_name, name, sizeof short_name - 1);
     short_name[sizeof short_name - 1] = 0;
     pthread_setname_np(pthread_self(), short_name);
 }
 
-long cepoll_sendfile(int out_fd, int in_fd, long offset, long count) {
+long clinux_sendfile(int out_fd, int in_fd, long offset, long count) {
     off_t position = offset;
     return sendfile(out_fd, in_fd, &position, (size_t)count);
 }
 
-long cepoll_writev_more(int fd, const void *iov, int count) {
+long clinux_writev_more(int fd, const void *iov, int count) {
     struct msghdr message = {0};
     message.msg_iov = (struct iovec *)iov;
     message.msg_iovlen = (size_t)count;
     return sendmsg(fd, &message, MSG_MORE | MSG_NOSIGNAL);
 }
+
+void clinux_tune_malloc(int arenas) {
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    if (arenas > 0) mallopt(M_ARENA_MAX, arenas);
+}
+
+int clinux_release_free_memory(void) { return malloc_trim(0); }

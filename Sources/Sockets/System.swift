@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Facts about the machine.
-enum System {
+public enum System {
     /// Online processor cores.
-    static let coreCount = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    public static let coreCount = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 }

@@ -1,0 +1,67 @@
+// CLinux: the Linux calls Glibc's Swift module does not export (epoll, eventfd, accept4,
+// sendfile, glibc's malloc tuning). `struct epoll_event` is packed on x86-64, so Swift sees only
+// plain ints here.
+#ifndef CLINUX_H
+#define CLINUX_H
+
+#include <stdint.h>
+
+/// The event bits Swift uses (the values of EPOLLIN etc.).
+enum {
+    CLINUX_IN = 0x001,
+    CLINUX_OUT = 0x004,
+    CLINUX_ERR = 0x008,
+    CLINUX_HUP = 0x010,
+    CLINUX_RDHUP = 0x2000,
+};
+
+/// A close-on-exec epoll instance, or -1 with errno.
+int clinux_create(void);
+
+/// Adds `fd` with `events`, its event data being `fd` itself. 0 or -1 with errno.
+int clinux_add(int epfd, int fd, uint32_t events);
+
+/// Changes the events of a registered `fd`. 0 or -1 with errno.
+int clinux_modify(int epfd, int fd, uint32_t events);
+
+/// Removes `fd`. 0 or -1 with errno.
+int clinux_remove(int epfd, int fd);
+
+/// Waits up to `timeout_ms` (-1: forever) for at most `capacity` (≤ 512) ready descriptors;
+/// writes each one's descriptor and events. Returns the count, 0 on timeout or EINTR, -1 on error.
+int clinux_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeout_ms);
+
+/// A non-blocking, close-on-exec eventfd, or -1 with errno.
+int clinux_eventfd(void);
+
+/// Adds 1 to an eventfd (wakes its waiter).
+void clinux_eventfd_signal(int fd);
+
+/// Resets an eventfd to 0.
+void clinux_eventfd_drain(int fd);
+
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
+int clinux_accept(int fd, void *address, uint32_t *length);
+
+/// sendfile(2): sends up to `count` bytes of file `in_fd` from `offset` to socket `out_fd`
+/// without copying them through user space. Returns the bytes sent, or -1 with errno.
+long clinux_sendfile(int out_fd, int in_fd, long offset, long count);
+
+/// writev(2) through sendmsg with MSG_MORE: more data (a sendfile) follows at once, so the
+/// kernel holds a small head back to go out with the body instead of in a segment of its own.
+/// `iov` points to `count` `struct iovec`. Returns the bytes written, or -1 with errno.
+long clinux_writev_more(int fd, const void *iov, int count);
+
+/// Tunes glibc's malloc for a long-running server whose large buffers (decoded images, tile
+/// bodies) come and go: a fixed mmap threshold (256 KiB; buffers above it go back to the system
+/// when freed, instead of glibc raising the threshold and keeping them in the heap) and at most
+/// `arenas` arenas (threads share heaps instead of each keeping freed memory of its own).
+void clinux_tune_malloc(int arenas);
+
+/// Returns the heap's free pages to the system (malloc_trim(0)); 1 if memory was released.
+int clinux_release_free_memory(void);
+
+/// Names the calling thread (first 15 bytes), for `top -H` and debuggers.
+void clinux_name_thread(const char *name);
+
+#endif
