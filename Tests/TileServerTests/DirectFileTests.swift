@@ -54,17 +54,37 @@ import TileHTTP
         #expect(again.contentLength == 0)
     }
 
-    @Test func aReplacedFileIsServedWithItsNewETag() async throws {
+    private func replace(_ relative: String, with bytes: [UInt8]) {
+        let temporary = folder.path + "/replacement.png"
+        FileManager.default.createFile(atPath: temporary, contents: Data(bytes))
+        #expect(rename(temporary, folder.path + "/" + relative) == 0)
+    }
+
+    /// A tile's file stays open for `OpenTileFiles.defaultValidity` (1 s), like nginx's
+    /// open_file_cache: a replaced file is served from the next opening on.
+    @Test func aReplacedFileIsServedWithItsNewETagOnceTheOpenFileExpires() async throws {
         let before = try await service.get("/direct/1/0/0.png")
         #expect(before.body == Fixtures.worldTile(1, 0, 0))
         let replacement = Fixtures.worldTile(2, 1, 1)
-        let temporary = folder.path + "/replacement.png"
-        FileManager.default.createFile(atPath: temporary, contents: Data(replacement))
-        #expect(rename(temporary, folder.path + "/direct/1/0/0.png") == 0)
+        replace("direct/1/0/0.png", with: replacement)
+        let soon = try await service.get("/direct/1/0/0.png")
+        #expect(soon.body == Fixtures.worldTile(1, 0, 0), "the open file is the old one, whole")
+        #expect(soon.headers[.eTag] == before.headers[.eTag])
+        try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
         let after = try await service.get("/direct/1/0/0.png")
         #expect(after.body == replacement)
         #expect(after.headers[.eTag] != before.headers[.eTag])
         #expect(after.headers[.eTag] == (try await service.get("/world/2/1/1.png")).headers[.eTag])
+    }
+
+    @Test func clearingTheLayersCacheClosesItsOpenFiles() async throws {
+        _ = try await service.get("/direct/1/1/0.png")
+        let layer = try #require(service.state.layers["direct"])
+        #expect(layer.openFiles?.count == 1)
+        replace("direct/1/1/0.png", with: Fixtures.worldTile(0, 0, 0))
+        _ = await service.clearCache(layer: "direct")
+        #expect(layer.openFiles?.count == 0)
+        #expect(try await service.get("/direct/1/1/0.png").body == Fixtures.worldTile(0, 0, 0))
     }
 
     @Test func missingFilesAndBrokenFilesGetTheOrdinaryAnswers() async throws {

@@ -3,14 +3,18 @@ import TileProviders
 
 extension TileService {
     /// A native tile of a layer whose tiles are files and which keeps no copy of them, sent
-    /// straight from its file with `sendfile` (no read into memory, no copy into the socket).
+    /// straight from its file with `sendfile` (no read into memory, no copy into the socket);
+    /// the file stays open for a moment (`OpenTileFiles`) for the next request of that tile.
     /// Nil when that does not apply, or when the file cannot be opened or is not a whole PNG:
     /// the ordinary path then answers, and says what is wrong.
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer) -> HTTPResponse? {
-        guard let files = layer.directFiles, layer.servesNatively(scale: key.scale) else { return nil }
+        guard let files = layer.directFiles, let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale)
+        else { return nil }
         let opened: TileFile?
         do {
-            opened = try files.tileFile(for: TileRequest(tile: key.tile, variables: key.variables))
+            opened = try openFiles.file(for: key) { () throws(TileProviderError) in
+                try files.tileFile(for: TileRequest(tile: key.tile, variables: key.variables))
+            }
         } catch {
             return nil
         }

@@ -19,6 +19,8 @@ public final class Layer: Sendable {
     /// The source, when its tiles are files and the layer keeps no copy of them (no memory or
     /// disk cache): native tiles are then sent straight from their files.
     let directFiles: (any FileTileProvider)?
+    /// The open files of `directFiles`' tiles, kept a moment (nil without `directFiles`).
+    let openFiles: OpenTileFiles?
 
     /// The layer's name.
     public var name: String { settings.name }
@@ -43,8 +45,10 @@ public final class Layer: Sendable {
         if case .sync(let provider) = source, let files = provider as? any FileTileProvider,
            settings.cache.memory == false, diskTier == nil {
             directFiles = files
+            openFiles = OpenTileFiles()
         } else {
             directFiles = nil
+            openFiles = nil
         }
     }
 

@@ -81,6 +81,7 @@ extension TilePipeline {
     @discardableResult
     func clear(layer: Layer, where matches: (@Sendable (TileKey) -> Bool)? = nil) -> Result<Int?, CacheError> {
         if let tier = layer.diskTier { register(tier) }
+        layer.openFiles?.removeAll(where: matches)
         return clear(layer: layer.name, where: matches)
     }
 

@@ -1,0 +1,59 @@
+// The open-file cache of directly served tiles: kept for its validity, reopened after, bounded.
+
+import Foundation
+import Testing
+import TileGeometry
+import TileProviders
+@testable import TileServer
+
+@Suite struct OpenTileFilesTests {
+    let folder = TemporaryFolder()
+    let provider: DirectoryTileProvider
+
+    init() {
+        for x in 0 ..< 4 { folder.write("t/2/\(x)/0.png", Fixtures.worldTile(2, x, 0)) }
+        provider = DirectoryTileProvider(root: folder.path + "/t")
+    }
+
+    private func key(_ x: Int) -> TileKey { TileKey(layer: "t", tile: TileCoordinate(z: 2, x: x, y: 0), scale: 1) }
+
+    /// Opens through `files`, counting how often the path is really opened.
+    private func open(_ files: OpenTileFiles, _ x: Int, opens: inout Int) throws -> TileFile? {
+        try files.file(for: key(x)) { () throws(TileProviderError) in
+            opens += 1
+            return try provider.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: x, y: 0)))
+        }
+    }
+
+    @Test func aFileIsKeptForItsValidityThenOpenedAgain() async throws {
+        let files = OpenTileFiles(validity: 0.2)
+        var opens = 0
+        let first = try #require(try open(files, 1, opens: &opens))
+        let second = try #require(try open(files, 1, opens: &opens))
+        #expect(first === second)
+        #expect(opens == 1)
+        try await Task.sleep(for: .milliseconds(250))
+        let third = try #require(try open(files, 1, opens: &opens))
+        #expect(third !== first)
+        #expect(opens == 2)
+    }
+
+    @Test func missingTilesAreNotKept() throws {
+        let files = OpenTileFiles()
+        var opens = 0
+        #expect(try files.file(for: key(9)) { () throws(TileProviderError) in opens += 1; return nil } == nil)
+        #expect(try files.file(for: key(9)) { () throws(TileProviderError) in opens += 1; return nil } == nil)
+        #expect(opens == 2)
+        #expect(files.count == 0)
+    }
+
+    @Test func theNumberOfOpenFilesIsBounded() throws {
+        let files = OpenTileFiles(validity: 60, capacity: 3)
+        var opens = 0
+        for x in 0 ..< 4 { _ = try open(files, x, opens: &opens) }
+        #expect(files.count <= 3)
+        #expect(opens == 4)
+        files.removeAll { $0.tile.x == 3 }
+        #expect(files.count <= 2)
+    }
+}
