@@ -12,7 +12,7 @@
 #   ROUNDS=3         A/B rounds (each round measures both servers once)
 #   CONNECTIONS=64   wrk connections
 #   THREADS=2        wrk threads
-#   TARGET=0.5       PASS when the median ratio tilelayer/nginx requests/s is >= this
+#   TARGET=1.0       PASS when the median ratio tilelayer/nginx requests/s is >= this
 #   PATHS_MODE=all   all: every tile of tiles/world zoom 0-3 (85); hot: zoom 0-1 only (5 tiles)
 #   URL_STYLE=plain  plain: /{z}/{x}/{y}.png; layer: /world/{z}/{x}/{y}.png; mixed: both
 #   SKIP_BUILD=0     1: do not run `swift build`, use the existing release binary
@@ -29,7 +29,7 @@ WARMUP=${WARMUP:-5}
 ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
-TARGET=${TARGET:-0.5}
+TARGET=${TARGET:-1.0}
 PATHS_MODE=${PATHS_MODE:-all}
 URL_STYLE=${URL_STYLE:-plain}
 SKIP_BUILD=${SKIP_BUILD:-0}
