@@ -202,13 +202,3 @@ public final class EventLoop: @unchecked Sendable {
         for timer in due { timer.task() }
     }
 }
-
-/// Monotonic time.
-public enum Monotonic {
-    /// Nanoseconds since an arbitrary start, never going back.
-    public static var nanoseconds: UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-}

@@ -1,7 +1,6 @@
 // TileHTTP: an HTTP/1.1 server on POSIX sockets and epoll event loops. It knows nothing of
 // tiles: it parses requests, hands them to an `HTTPResponder`, and writes the answers in order.
 
-import Dispatch
 import Logging
 import Sockets
 import Synchronization
