@@ -41,6 +41,11 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether `cost` more bytes fit without evicting anything.
+    func hasRoom(for cost: Int) -> Bool {
+        state.withLock { $0.list.bytes + cost <= capacity }
+    }
+
     @inlinable
     func lookupOrJoin(_ key: Key) -> CacheLookup<Key, Value> {
         let answer: CacheLookup<Key, Value>? = state.withLock { state in

@@ -56,6 +56,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         shard(for: key).insert(value, for: key, cost: cost)
     }
 
+    /// Whether a value of `cost` bytes for `key` would fit without evicting anything (a
+    /// caller can then decline to store what would push other entries out).
+    public func hasRoom(for key: Key, cost: Int) -> Bool {
+        shard(for: key).hasRoom(for: cost)
+    }
+
     /// Removes the value for `key` and retires a fill of `key` in progress.
     public func removeValue(for key: Key) {
         shard(for: key).removeValue(for: key)

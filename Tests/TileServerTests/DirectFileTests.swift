@@ -117,3 +117,45 @@ import TileHTTP
         await live.stop()
     }
 }
+
+/// A directory layer with a memory cache keeps the tiles that fit and sends the rest from their
+/// files instead of evicting cached tiles for them.
+@Suite struct FileAdmissionTests {
+    let folder = TemporaryFolder()
+
+    private func service(memoryBytes: Int) throws -> TileService {
+        try Fixtures.service(server: ", cache: {memoryBytes: \(memoryBytes)}", folder: folder)
+    }
+
+    private func rawAnswer(_ service: TileService, _ target: String) throws -> HTTPResponse? {
+        let request = try HTTPRequest(method: .get, target: target, headers: [.host: "localhost:8080"])
+        return service.respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
+    }
+
+    @Test func aTileThatFitsIsCachedAndThenHit() async throws {
+        let service = try service(memoryBytes: 64 << 20)
+        let first = try await service.get("/world/1/0/0.png")
+        #expect(first.note == "miss")
+        #expect(first.body == Fixtures.worldTile(1, 0, 0))
+        let second = try #require(try rawAnswer(service, "/world/1/0/0.png"))
+        #expect(second.note == "hit")
+        #expect(second.file == nil)
+        #expect(second.body == Fixtures.worldTile(1, 0, 0))
+        #expect(service.pipeline.cache.statistics.count == 1)
+    }
+
+    @Test func aTileThatWouldEvictIsSentFromItsFileAndNotStored() async throws {
+        // 16 KiB over 16 shards: no world tile fits without evicting.
+        let service = try service(memoryBytes: 16 << 10)
+        for _ in 0 ..< 2 {
+            let answer = try #require(try rawAnswer(service, "/world/1/1/0.png"))
+            #expect(answer.note == "miss")
+            let file = try #require(answer.file)
+            #expect(file.readBytes() == Fixtures.worldTile(1, 1, 0))
+        }
+        #expect(service.pipeline.cache.statistics.count == 0)
+        let etag = try #require(try rawAnswer(service, "/world/1/1/0.png")?.headers[.eTag])
+        let cachedService = try self.service(memoryBytes: 64 << 20)
+        #expect(try await cachedService.get("/world/1/1/0.png").headers[.eTag] == etag)
+    }
+}

@@ -2,14 +2,23 @@ import TileHTTP
 import TileProviders
 
 extension TileService {
-    /// A native tile of a layer whose tiles are files and which keeps no copy of them, sent
-    /// straight from its file with `sendfile` (no read into memory, no copy into the socket);
-    /// the file stays open for a moment (`OpenTileFiles`) for the next request of that tile.
-    /// Nil when that does not apply, or when the file cannot be opened or is not a whole PNG:
-    /// the ordinary path then answers, and says what is wrong.
+    /// A native tile of a layer whose tiles are files, sent straight from its file with
+    /// `sendfile` (no read into memory, no copy into the socket); the file stays open for a
+    /// moment (`OpenTileFiles`) for the next request of that tile. A layer without a memory
+    /// cache always sends this way. One with a memory cache answers a hit from the cache, stores
+    /// a miss that fits (the pipeline then reads it), and sends a miss from its file when storing
+    /// it would evict other tiles: a tile the page cache already holds is not worth evicting
+    /// for, and a cache smaller than the pyramid would otherwise churn on every request.
+    /// Nil when the pipeline should answer, or when the file cannot be opened or is not a whole
+    /// PNG: the ordinary path then answers, and says what is wrong.
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer) -> HTTPResponse? {
-        guard let files = layer.directFiles, let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale)
+        guard let files = layer.fileSource, let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale)
         else { return nil }
+        let counters = pipeline.metrics[layer.name]
+        if layer.cachesInMemory, let cached = pipeline.cache.value(for: key) {
+            counters?.hits.increment()
+            return answer(request, .success(cached), layer: layer, scale: key.scale, cacheUse: .hit)
+        }
         let opened: TileFile?
         do {
             opened = try openFiles.file(for: key) { () throws(TileProviderError) in
@@ -17,6 +26,11 @@ extension TileService {
             }
         } catch {
             return nil
+        }
+        if layer.cachesInMemory {
+            // "No tile" is cheap to keep; a tile that fits is kept: the pipeline does both.
+            guard let file = opened,
+                  !pipeline.cache.hasRoom(for: key, cost: file.size + TileOutcome.entryOverhead) else { return nil }
         }
         var response: HTTPResponse
         if let file = opened {
@@ -29,8 +43,9 @@ extension TileService {
         } else {
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         }
-        pipeline.metrics[layer.name]?.providerCalls.increment()
-        response.note = TileCacheUse.bypass.rawValue
+        if layer.cachesInMemory { counters?.misses.increment() }
+        counters?.providerCalls.increment()
+        response.note = (layer.cachesInMemory ? TileCacheUse.miss : TileCacheUse.bypass).rawValue
         response.route = MetricsRoute.tile
         return response
     }

@@ -32,7 +32,7 @@ extension TileService {
     }
 
     /// The answer for a pipeline result, noted with the cache's part for the access log.
-    private func answer(
+    func answer(
         _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int,
         cacheUse: TileCacheUse
     ) -> HTTPResponse {

@@ -16,11 +16,14 @@ public final class Layer: Sendable {
     public let variables: [String: URLTemplateVariable]
     /// The disk tier (`cache.disk`), if it has one.
     let diskTier: LayerDiskTier?
-    /// The source, when its tiles are files and the layer keeps no copy of them (no memory or
-    /// disk cache): native tiles are then sent straight from their files.
-    let directFiles: (any FileTileProvider)?
-    /// The open files of `directFiles`' tiles, kept a moment (nil without `directFiles`).
+    /// The source, when its tiles are files and the layer has no disk tier: native tiles can
+    /// be sent straight from their files (always without a memory cache; with one, when storing
+    /// the tile would evict others).
+    let fileSource: (any FileTileProvider)?
+    /// The open files of `fileSource`'s tiles, kept a moment (nil without `fileSource`).
     let openFiles: OpenTileFiles?
+    /// Whether the layer keeps its tiles in the shared memory cache (`cache.memory`).
+    var cachesInMemory: Bool { settings.cache.memory ?? true }
 
     /// The layer's name.
     public var name: String { settings.name }
@@ -42,12 +45,11 @@ public final class Layer: Sendable {
         self.source = source
         self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.diskTier = settings.cache.disk.map { LayerDiskTier(folder: $0, layer: settings.name) }
-        if case .sync(let provider) = source, let files = provider as? any FileTileProvider,
-           settings.cache.memory == false, diskTier == nil {
-            directFiles = files
+        if case .sync(let provider) = source, let files = provider as? any FileTileProvider, diskTier == nil {
+            fileSource = files
             openFiles = OpenTileFiles()
         } else {
-            directFiles = nil
+            fileSource = nil
             openFiles = nil
         }
     }
