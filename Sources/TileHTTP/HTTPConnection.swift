@@ -179,7 +179,13 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
                     processRequests()
                 }
             }
-            if let immediate { complete(request, immediate, keepAlive: keepAlive, started: started) }
+            if let immediate {
+                complete(request, immediate, keepAlive: keepAlive, started: started)
+            } else {
+                // Read nothing more until the answer is out: a client must not fill memory
+                // with what it sends meanwhile (the parser's limits apply only as it parses).
+                suspendReading()
+            }
         }
     }
 
@@ -255,7 +261,7 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
     }
 
     private func resumeReadingIfNeeded() {
-        if readSuspended && !closeAfterWrite && !peerFinished {
+        if readSuspended && !closeAfterWrite && !peerFinished && !awaitingResponse {
             readSuspended = false
             updateInterest()
         }

@@ -59,8 +59,10 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit {
         // Only reached with no open connection (each holds its server); the loops hold nothing
-        // of the server but the acceptor's weak reference.
+        // of the server but the acceptor's weak reference. Without a shutdown the listening
+        // socket is still open: close it, or the port stays bound with nobody accepting.
         for loop in loops { loop.stop() }
+        if !shuttingDown.load(ordering: .relaxed) { acceptor?.listener.close() }
     }
 
     /// Whether a graceful shutdown has begun.
@@ -73,6 +75,9 @@ public final class HTTPServer: @unchecked Sendable {
     @discardableResult
     public func start() throws(SocketError) -> Int {
         precondition(loops.isEmpty, "HTTPServer.start called twice")
+        // A client that resets while its answer is being written must cost an EPIPE, not the
+        // process: writev and sendfile raise SIGPIPE otherwise.
+        _ = signal(SIGPIPE, SIG_IGN)
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
         let port: Int
         do {

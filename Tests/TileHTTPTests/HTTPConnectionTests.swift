@@ -29,8 +29,8 @@ private final class PatternFile: Sendable {
     deinit { Glibc.close(descriptor) }
 }
 
-/// Answers `/bytes/N` with N bytes (synchronously), `/later/N` with N bytes after 20 ms, and
-/// `/file/N` with N bytes of a file (sent with sendfile).
+/// Answers `/bytes/N` with N bytes (synchronously), `/later/N` with N bytes after 20 ms,
+/// `/slow/N` after 1 s, and `/file/N` with N bytes of a file (sent with sendfile).
 private struct SizedResponder: HTTPResponder {
     func respond(
         to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
@@ -45,6 +45,10 @@ private struct SizedResponder: HTTPResponder {
         let response = HTTPResponse(status: .ok, body: [UInt8](repeating: UInt8(count % 251), count: count))
         if request.pathSegments.first == "later" {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { completion(response) }
+            return nil
+        }
+        if request.pathSegments.first == "slow" {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { completion(response) }
             return nil
         }
         return response
@@ -177,6 +181,45 @@ private final class WireClient {
                 default: #expect(answer.body.count == request.count)
                 }
             }
+        }
+    }
+
+    /// Regression: a client that resets while a large answer is being written raised SIGPIPE
+    /// in writev/sendfile, which ended the whole process (exit 141).
+    @Test(arguments: ["bytes", "file"])
+    func aClientResettingMidAnswerCostsOnlyItsConnection(kind: String) async throws {
+        try await withServer { port in
+            for _ in 0 ..< 3 {
+                let client = try WireClient(port: port, receiveBuffer: 16 << 10)
+                client.send("GET /\(kind)/8000000 HTTP/1.1\r\nHost: x\r\n\r\n")
+                var reset = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(client.descriptor, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+                usleep(50_000)
+            }
+            usleep(200_000)
+            let after = try WireClient(port: port)
+            after.send("GET /bytes/10 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try #require(after.readAnswer()).status == 200)
+        }
+    }
+
+    /// Regression: while an answer was pending the connection kept reading whatever the client
+    /// sent into the parser's buffer, unbounded (hundreds of MB in a second from one client).
+    @Test func aClientIsNotReadWhileItsAnswerIsPending() async throws {
+        try await withServer { port in
+            let client = try WireClient(port: port)
+            client.send("GET /slow/5 HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(100_000)
+            _ = fcntl(client.descriptor, F_SETFL, fcntl(client.descriptor, F_GETFL, 0) | O_NONBLOCK)
+            let junk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16)
+            var accepted = 0
+            let until = DispatchTime.now() + 0.5
+            while DispatchTime.now() < until {
+                let n = junk.withUnsafeBytes { Glibc.send(client.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n > 0 { accepted += n } else { usleep(1000) }
+            }
+            // Only the kernel's socket buffers (a few MB on loopback) take anything.
+            #expect(accepted < 48 << 20, "the server read \(accepted) bytes while its answer was pending")
         }
     }
 }

@@ -2,12 +2,13 @@ import Synchronization
 import TileHTTP
 
 /// A cached tile's 200 answer, built and encoded once (`HTTPResponse.prepared()`) and then
-/// handed out as is: a hit builds no headers and no header text. The answer depends on the
-/// layer (Cache-Control) and the server's CORS setting, so it is kept with those and rebuilt
-/// when either changed (a reload).
+/// handed out as is: a hit builds no headers and no header text. Besides the tile, the answer
+/// depends only on the layer's Cache-Control and the server's CORS setting, so it is kept with
+/// those two values and rebuilt when either differs (a reload, or a tile shared by layers, like
+/// the transparent empty tile).
 final class PreparedTileAnswer: Sendable {
     private struct Entry {
-        let layer: ObjectIdentifier
+        let cacheControl: String
         let cors: String
         let response: HTTPResponse
     }
@@ -18,10 +19,12 @@ final class PreparedTileAnswer: Sendable {
 
     /// The answer for `layer` with `cors`, made by `make` the first time (or after a change).
     func response(layer: Layer, cors: String, make: () -> HTTPResponse) -> HTTPResponse {
-        let id = ObjectIdentifier(layer)
-        if let kept = entry.withLock({ $0 }), kept.layer == id, kept.cors == cors { return kept.response }
+        let cacheControl = layer.cacheControl
+        if let kept = entry.withLock({ $0 }), kept.cacheControl == cacheControl, kept.cors == cors {
+            return kept.response
+        }
         let made = make().prepared()
-        entry.withLock { $0 = Entry(layer: id, cors: cors, response: made) }
+        entry.withLock { $0 = Entry(cacheControl: cacheControl, cors: cors, response: made) }
         return made
     }
 }
