@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A response body sent from an open file with `sendfile`: the bytes go from the page cache to
 /// the socket without a copy through the process (nginx's way of serving files).
 public struct HTTPFileBody: Sendable {
@@ -23,24 +17,5 @@ public struct HTTPFileBody: Sendable {
         self.offset = offset
         self.count = count
         self.owner = owner
-    }
-
-    /// The body's bytes, read with `pread` (tests and tools); nil when the file is shorter now.
-    public func readBytes() -> [UInt8]? {
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count {
-                let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    complete = false
-                    break
-                }
-                done += n
-            }
-            initialized = done
-        }
-        return complete ? bytes : nil
     }
 }

@@ -4,7 +4,13 @@
 import Foundation
 import Testing
 import TileHTTP
+import TileProviders
 @testable import TileServer
+
+/// The bytes a file body would send (the tile file that owns its descriptor, read whole).
+private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
+    try (body.owner as? TileFile)?.readAll()
+}
 
 @Suite struct DirectFileTests {
     let folder = TemporaryFolder()
@@ -22,21 +28,13 @@ import TileHTTP
         """, folder: folder)
     }
 
-    /// The answer as the connection gets it (a file body stays a file).
-    private func rawAnswer(_ target: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse? {
-        var all = headers
-        all.add(.host, "localhost:8080")
-        let request = try HTTPRequest(method: .get, target: target, headers: all)
-        return service.respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
-    }
-
     @Test func tilesAreSentFromTheirFilesWithTheCachedLayersETag() async throws {
-        let raw = try #require(try rawAnswer("/direct/1/1/0.png"), "a file tile is answered at once")
+        let raw = try #require(try service.answerAtOnce("/direct/1/1/0.png"), "a file tile is answered at once")
         #expect(raw.status == .ok)
         #expect(raw.body.isEmpty)
         let file = try #require(raw.file)
         #expect(file.count == Fixtures.worldTile(1, 1, 0).count)
-        #expect(file.readBytes() == Fixtures.worldTile(1, 1, 0))
+        #expect(try fileBytes(file) == Fixtures.worldTile(1, 1, 0))
         #expect(raw.note == "bypass")
 
         let cached = try await service.get("/world/1/1/0.png")
@@ -47,8 +45,8 @@ import TileHTTP
     }
 
     @Test func conditionalRequestsGet304WithoutABody() throws {
-        let etag = try #require(try rawAnswer("/direct/0/0/0.png")?.headers[.eTag])
-        let again = try #require(try rawAnswer("/direct/0/0/0.png", headers: [.ifNoneMatch: etag]))
+        let etag = try #require(try service.answerAtOnce("/direct/0/0/0.png")?.headers[.eTag])
+        let again = try #require(try service.answerAtOnce("/direct/0/0/0.png", headers: [.ifNoneMatch: etag]))
         #expect(again.status == .notModified)
         #expect(again.file == nil)
         #expect(again.contentLength == 0)
@@ -127,17 +125,12 @@ import TileHTTP
         try Fixtures.service(server: ", cache: {memoryBytes: \(memoryBytes)}", folder: folder)
     }
 
-    private func rawAnswer(_ service: TileService, _ target: String) throws -> HTTPResponse? {
-        let request = try HTTPRequest(method: .get, target: target, headers: [.host: "localhost:8080"])
-        return service.respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
-    }
-
     @Test func aTileThatFitsIsCachedAndThenHit() async throws {
         let service = try service(memoryBytes: 64 << 20)
         let first = try await service.get("/world/1/0/0.png")
         #expect(first.note == "miss")
         #expect(first.body == Fixtures.worldTile(1, 0, 0))
-        let second = try #require(try rawAnswer(service, "/world/1/0/0.png"))
+        let second = try #require(try service.answerAtOnce("/world/1/0/0.png"))
         #expect(second.note == "hit")
         #expect(second.file == nil)
         #expect(second.body == Fixtures.worldTile(1, 0, 0))
@@ -148,13 +141,13 @@ import TileHTTP
         // 16 KiB over 16 shards: no world tile fits without evicting.
         let service = try service(memoryBytes: 16 << 10)
         for _ in 0 ..< 2 {
-            let answer = try #require(try rawAnswer(service, "/world/1/1/0.png"))
+            let answer = try #require(try service.answerAtOnce("/world/1/1/0.png"))
             #expect(answer.note == "miss")
             let file = try #require(answer.file)
-            #expect(file.readBytes() == Fixtures.worldTile(1, 1, 0))
+            #expect(try fileBytes(file) == Fixtures.worldTile(1, 1, 0))
         }
         #expect(service.pipeline.cache.statistics.count == 0)
-        let etag = try #require(try rawAnswer(service, "/world/1/1/0.png")?.headers[.eTag])
+        let etag = try #require(try service.answerAtOnce("/world/1/1/0.png")?.headers[.eTag])
         let cachedService = try self.service(memoryBytes: 64 << 20)
         #expect(try await cachedService.get("/world/1/1/0.png").headers[.eTag] == etag)
     }

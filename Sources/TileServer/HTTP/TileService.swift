@@ -149,7 +149,8 @@ extension TileService {
                 continuation.resume(returning: now)
             }
         }
-        if let file = response.file, let bytes = file.readBytes() {
+        // Only this service's tile files are sent from files (see `fileTileResponse`).
+        if let file = response.file, let bytes = try? (file.owner as? TileFile)?.readAll(), bytes.count == file.count {
             response.body = bytes
             response.file = nil
         }

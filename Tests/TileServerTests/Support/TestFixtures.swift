@@ -69,6 +69,15 @@ extension TileService {
         if all[.host] == nil { all.add(.host, "localhost:8080") }
         return await response(to: try HTTPRequest(method: method, target: target, headers: all))
     }
+
+    /// The answer to a GET as the connection gets it: nil when it is not ready at once, and a
+    /// body sent from a file stays a file.
+    func answerAtOnce(_ target: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse? {
+        var all = headers
+        if all[.host] == nil { all.add(.host, "localhost:8080") }
+        let request = try HTTPRequest(method: .get, target: target, headers: all)
+        return respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
+    }
 }
 
 /// A real server of ours on a loopback port, stopped by `stop()`.
