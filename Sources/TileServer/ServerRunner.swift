@@ -42,9 +42,11 @@ public final class ServerRunner: @unchecked Sendable {
         service = TileService(state: state, logger: logger, metrics: registry, configurationSource: configurationSource)
         let http = HTTPServerConfiguration(
             host: settings.host, port: settings.port,
-            limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes),
+            limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes,
+                                     maxBodyBytes: settings.bodyBytes, maxHeaderFields: settings.headerFields),
             maxConnections: settings.maxConnections, headerTimeout: settings.headerSeconds,
-            idleTimeout: settings.idleSeconds, accessLog: settings.accessLog)
+            idleTimeout: settings.idleSeconds, answerTimeout: settings.answerSeconds, accessLog: settings.accessLog,
+            transport: settings.transport)
         server = HTTPServer(configuration: http, responder: service, logger: logger,
                             metrics: TileMetrics.httpServerMetrics(factory: factory))
         self.logger = logger
