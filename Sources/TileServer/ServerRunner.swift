@@ -60,7 +60,9 @@ public final class ServerRunner: @unchecked Sendable {
         return port
     }
 
-    /// On SIGTERM or SIGINT: stop accepting, finish requests in flight, then call `exit` (0).
+    /// On SIGTERM or SIGINT: stop accepting, finish requests in flight, then call `exit` (0)
+    /// once every event loop has stopped; a second SIGTERM or SIGINT exits at once (128 +
+    /// the signal, as a shell reports a process a signal ended).
     /// On SIGHUP: reload the configuration (a bad one is refused, logged, and the old one stays).
     public func installSignalHandlers(exit: @escaping @Sendable (Int32) -> Void) {
         signal(SIGHUP, SIG_IGN)
@@ -79,6 +81,11 @@ public final class ServerRunner: @unchecked Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler { [self] in
+                if server.isShuttingDown {
+                    logger.notice("second signal: exiting now", metadata: ["signal": "\(signalNumber)"])
+                    exit(128 + signalNumber)
+                    return
+                }
                 logger.notice("shutting down: finishing requests in flight", metadata: ["signal": "\(signalNumber)"])
                 server.shutdown(gracePeriod: Self.shutdownGracePeriod) { [logger] in
                     logger.notice("stopped")

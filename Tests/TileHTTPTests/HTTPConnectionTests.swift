@@ -70,6 +70,7 @@ import Testing
     /// in writev/sendfile, which ended the whole process (exit 141).
     @Test(arguments: IOTransport.available, ["bytes", "file"])
     func aClientResettingMidAnswerCostsOnlyItsConnection(transport: IOTransport, kind: String) async throws {
+        _ = PatternFile.shared(count: 8_000_000)  // made before the server: not on its loops
         try await withLiveServer(transport) { port in
             for _ in 0 ..< 3 {
                 let client = try WireClient(port: port, receiveBuffer: 16 << 10)

@@ -86,7 +86,7 @@ public final class TileService: HTTPResponder {
     }
 
     /// The answer when it needs no wait; nil when the request must go to the workers.
-    private func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
+    func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
         switch route {
         case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics:
             return answer(request, route, completion: { _ in })
@@ -98,7 +98,7 @@ public final class TileService: HTTPResponder {
     }
 
     /// The route of a readable request, or the early answer (bad path, method, preflight).
-    private func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
+    func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
         let match = Router.match(request.pathSegments)
         // Only admin routes may carry a body (and none needs one); a tile route refuses it.
         if case .route(let matched) = match, !matched.isAdmin, request.announcedBodyLength > 0 {

@@ -4,15 +4,18 @@
 import Dispatch
 import Synchronization
 
-/// At most `threads` jobs at once on a concurrent Dispatch queue, at most `queueLimit` more
-/// waiting (first in, first out); beyond that a job is refused and its request answered 503.
-/// A job that hangs holds one thread, never a loop: with every thread hung, new jobs wait in
-/// the queue until their connection's answer deadline.
+/// At most `threads` jobs at once, each on a serial Dispatch queue of its own (a lane), at most
+/// `queueLimit` more waiting (first in, first out); beyond that a job is refused and its request
+/// answered 503. Serial queues get a thread each when they have work (libdispatch overcommits
+/// them), where a concurrent queue would be held to one thread per core and starve behind a
+/// blocked job. A job that hangs holds one lane, never a loop: with every lane hung, new jobs
+/// wait until their connection's answer deadline.
 final class WorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
     private struct State {
-        var running = 0
+        /// Lanes with nothing to do.
+        var idle: [Int]
         var waiting: [Job] = []
         /// Index of the first job of `waiting` not yet taken.
         var head = 0
@@ -35,43 +38,46 @@ final class WorkerPool: Sendable {
     let threads: Int
     /// Jobs that may wait for a thread.
     let queueLimit: Int
-    private let queue = DispatchQueue(label: "tilelayer-worker", attributes: .concurrent)
-    private let state = Mutex(State())
+    private let lanes: [DispatchQueue]
+    private let state: Mutex<State>
 
-    /// A pool of `threads` threads with room for `queueLimit` waiting jobs.
+    /// A pool of `threads` lanes with room for `queueLimit` waiting jobs.
     init(threads: Int, queueLimit: Int) {
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
+        lanes = (0 ..< self.threads).map { DispatchQueue(label: "tilelayer-worker-\($0)") }
+        state = Mutex(State(idle: Array((0 ..< self.threads).reversed())))
     }
 
     /// Runs `job` on a pool thread, now or when one is free; false when the queue is full.
     func submit(_ job: @escaping Job) -> Bool {
-        let admitted: Bool? = state.withLock { state in
-            if state.running < threads {
-                state.running += 1
-                return true
-            }
-            guard state.waitingCount < queueLimit else { return nil }
+        enum Admission { case lane(Int), queued, refused }
+        let admission: Admission = state.withLock { state in
+            if let lane = state.idle.popLast() { return .lane(lane) }
+            guard state.waitingCount < queueLimit else { return .refused }
             state.waiting.append(job)
-            return false
+            return .queued
         }
-        guard let admitted else { return false }
-        if admitted { start(job) }
+        switch admission {
+        case .lane(let lane): start(job, on: lane)
+        case .queued: break
+        case .refused: return false
+        }
         return true
     }
 
     /// Jobs running and waiting now.
     var load: (running: Int, waiting: Int) {
-        state.withLock { ($0.running, $0.waitingCount) }
+        state.withLock { (threads - $0.idle.count, $0.waitingCount) }
     }
 
-    private func start(_ job: @escaping Job) {
-        queue.async { [self] in
+    private func start(_ job: @escaping Job, on lane: Int) {
+        lanes[lane].async { [self] in
             job()
-            // The thread takes the next waiting job itself, or gives its place back.
+            // The lane takes the next waiting job itself, or goes back to idle.
             while let next = state.withLock({ state -> Job? in
                 if let next = state.takeNext() { return next }
-                state.running -= 1
+                state.idle.append(lane)
                 return nil
             }) {
                 next()
