@@ -106,6 +106,7 @@ public final class TileService: HTTPResponder {
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile(let tile): return tileResponse(request, tile, completion: completion)
         case .staticMap(let view): return staticResponse(request, view, completion: completion)
+        case .camera(let view): return cameraResponse(request, view)
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)
         }
