@@ -1,7 +1,8 @@
 import TileGeometry
 
-/// A `/static` view resolved against its layer: the camera after every clamp, the viewport, and the
-/// ground and tiles it shows. The JSON answer describes exactly this value and the PNG draws it.
+/// A `/static` (or `/camera`) view resolved against its layer: the camera after every clamp and
+/// update, the viewport, and the ground and tiles it shows. The JSON answers describe exactly this
+/// value and the PNG draws it.
 struct StaticView: Sendable {
     /// The camera after the layer's zoom range, `targetBounds` and the camera's own clamps.
     let camera: Camera

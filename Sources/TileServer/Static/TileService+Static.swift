@@ -4,7 +4,7 @@ import TilePNG
 
 extension TileService {
     /// The answer to a `/static` request: at once for JSON and for errors; for a PNG nil, and
-    /// `completion` once the view is rendered. The one place static-view errors become answers.
+    /// `completion` once the view is rendered.
     func staticResponse(
         _ request: HTTPRequest, _ route: StaticRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
@@ -27,7 +27,8 @@ extension TileService {
 
     /// The view `route` and the request's query name, checked against its layer (the layer's own
     /// query variables too), or the 404/400 that refuses it. `probes`: whether `point` and
-    /// `coordinate` are read (`/camera`) or left to the layer (`/static`).
+    /// `coordinate` are read (`/camera`) or left to the layer (`/static`). The one place view errors
+    /// (`StaticMapError`, a layer's `TileVariableError`) become answers, for both routes.
     func resolveView(_ request: HTTPRequest, _ route: StaticRoute, probes: Bool) -> ViewResolution {
         guard let layer = state.layers[route.layer] else {
             return .refused(errorResponse(.notFound, "unknown layer \"\(route.layer)\""))
