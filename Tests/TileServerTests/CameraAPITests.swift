@@ -239,6 +239,45 @@ import TileHTTP
         #expect(auto.status == .ok && fitted.zoom == 0)
     }
 
+    @Test("random chains of updates with extreme numbers: a 200 with finite numbers or a 400, never a crash")
+    func randomUpdateChains() async throws {
+        let service = try StaticFixtures.service(folder: folder)
+        let numbers = ["0", "-0", "5e-324", "1e-300", "0.5", "-1", "22", "85.05112878", "90", "-90", "180", "-180",
+                       "360", "1e12", "-1e12", "1e15", "1e308", "-1e308"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {  // SplitMix64: the same chains on every run
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        func n() -> String { numbers[next(numbers.count)] }
+        for _ in 0..<300 {
+            var items: [String] = []
+            for _ in 0..<(1 + next(5)) {
+                switch next(8) {
+                case 0: items.append("update=zoomIn")
+                case 1: items.append("update=zoomTo:\(n())")
+                case 2: items.append("update=zoomBy:\(n())@\(next(801)),\(next(601))")
+                case 3: items.append("update=scrollBy:\(n()),\(n())")
+                case 4: items.append("update=setTarget:\(n()),\(n()),\(n())")
+                case 5: items.append("update=fit:\(n()),\(n()),\(n()),\(n()),\(n())")
+                case 6: items.append("span=\(n()),\(n())")
+                default: items.append("point=\(next(801)),\(next(601))&coordinate=\(n()),\(n())")
+                }
+            }
+            let path = "/camera/debug/\(n()),\(n()),\(n()),\(n()),\(n())/800x600.json?" + items.joined(separator: "&")
+            let response = try await service.get(path)
+            #expect(response.status == .ok || response.status == .badRequest, "\(path)")
+            guard response.status == .ok else { continue }
+            let view = try StaticFixtures.camera(response)
+            let values = [view.zoom, view.tilt, view.bearing, view.target.latitude, view.target.longitude]
+            #expect(values.allSatisfy { $0.isFinite }, "\(path)")
+            #expect(!(try StaticFixtures.bounds(response)).contains { !$0.isFinite }, "\(path)")
+        }
+    }
+
     @Test("/static draws the camera its updates name: zoomIn at zoom 1 is the zoom-2 view")
     func staticPNGFollowsTheUpdates() async throws {
         let service = try StaticFixtures.service(folder: folder)
