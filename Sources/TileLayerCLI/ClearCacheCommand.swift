@@ -93,13 +93,18 @@ struct ClearCacheCommand: ParsableCommand {
     private func clearDisk(
         configuration: Configuration, zooms: ClosedRange<Int>?, box: GeoBounds?, logger: Logger, reason: String
     ) async throws -> String {
-        let state = try ServiceState(configuration: configuration, logger: logger)
-        guard let found = state.layers[layer] else { throw ClearCacheFailure("no layer \"\(layer)\" in \(configuration.file)") }
-        guard let folder = found.settings.cache.disk else {
-            throw ClearCacheFailure("\(reason), and layer \"\(layer)\" has no cache.disk to clear")
+        // Only this layer's settings: no source is opened, so a broken layer blocks no clear.
+        guard let found = configuration.layers.first(where: { $0.name == layer }) else {
+            throw ClearCacheFailure("no layer \"\(layer)\" in \(configuration.file)")
         }
         let matches = zooms == nil && box == nil ? nil : Self.selection(zooms: zooms, box: box)
-        switch await TileService(state: state, logger: logger).clearCache(layer: layer, where: matches) {
+        let cleared = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: TileService.clearDiskCache(of: found, where: matches)) }
+        }
+        guard let cleared, let folder = found.cache.disk else {
+            throw ClearCacheFailure("\(reason), and layer \"\(layer)\" has no cache.disk to clear")
+        }
+        switch cleared {
         case .success(let removed):
             return "\(reason); cleared the disk cache of layer \"\(layer)\" directly (\(folder)): "
                 + (removed.map { "\($0) files removed" } ?? "all files removed")

@@ -15,7 +15,7 @@ extension TileService {
         guard let files = layer.fileSource, let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale)
         else { return nil }
         let counters = pipeline.metrics[layer.name]
-        if layer.cachesInMemory, let cached = pipeline.cache.value(for: key) {
+        if let cached = pipeline.cachedOutcome(for: key, layer: layer) {
             counters?.hits.increment()
             return answer(request, .success(cached), layer: layer, scale: key.scale, cacheUse: .hit)
         }
@@ -30,13 +30,14 @@ extension TileService {
         if layer.cachesInMemory {
             // "No tile" is cheap to keep; a tile that fits is kept: the pipeline does both.
             guard let file = opened,
-                  !pipeline.cache.hasRoom(for: key, cost: file.size + TileOutcome.entryOverhead) else { return nil }
+                  !pipeline.cache.hasRoom(for: TilePipeline.stamped(key, layer: layer), cost: file.size + TileOutcome.entryOverhead)
+            else { return nil }
         }
         var response: HTTPResponse
         if let file = opened {
             guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: file) else { return nil }
             response = tileHead(request, etag: fingerprint.etag, lastModified: file.modified,
-                                lastModifiedText: fingerprint.lastModifiedText, staleAge: nil, layer: layer)
+                                lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer)
             if response.status == .ok {
                 response.file = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
             }

@@ -9,7 +9,7 @@ extension TileService {
         _ request: HTTPRequest, _ route: StaticRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         guard let layer = state.layers[route.layer] else {
-            return errorResponse(.notFound, "unknown layer \"\(route.layer)\"")
+            return errorAnswer(.notFound("unknown layer \"\(route.layer)\""), to: request)
         }
         let view: StaticView
         let query: StaticQuery
@@ -17,12 +17,12 @@ extension TileService {
             query = try StaticQuery(request.queryItems)
             view = try StaticView(route: route, query: query, layer: layer)
         } catch {
-            return errorResponse(.badRequest, error.description)
+            return errorAnswer(.badRequest(error.description), to: request)
         }
         let variables: [String: String]
         switch layer.variableValues(from: query.layerItems) {
         case .success(let values): variables = values
-        case .failure(let problem): return errorResponse(.badRequest, problem.description)
+        case .failure(let problem): return errorAnswer(.badRequest(problem.description), to: request)
         }
         switch route.format {
         case .json:
@@ -44,17 +44,15 @@ extension TileService {
                 let body = try StaticRenderer.encoder.encode(image)
                 return staticAnswer(request, body: body, contentType: "image/png", layer: layer)
             } catch {
-                logger.error("static view encoding failed", metadata: ["layer": "\(layer.name)", "error": "\(error)"])
-                return errorResponse(.internalServerError, "the static view could not be encoded; see the server log")
+                return errorAnswer(.internalError("the static view of layer \"\(layer.name)\" could not be encoded (\(error))"),
+                                   to: request)
             }
         case .success(.unavailable(let retryAfter)):
-            return errorResponse(.serviceUnavailable, "a tile of layer \"\(layer.name)\" in this view is not available now; retry later",
-                                 extra: [(.retryAfter, String(retryAfter)), (.cacheControl, "no-store")])
+            return errorAnswer(.unavailable("a tile of layer \"\(layer.name)\" in this view is not available now; retry later",
+                                            retryAfter: retryAfter), to: request)
         case .failure(let failure):
-            // A view depends on its tiles as on an upstream: any tile failure is a bad gateway.
-            logger.error("static view: tile source failed",
-                         metadata: ["layer": "\(layer.name)", "tile": "\(failure.key)", "error": "\(failure.error)"])
-            return errorResponse(.badGateway, "layer \"\(layer.name)\": tile \(failure.key) failed: \(failure.error.description)")
+            // The same failure as on the tile itself, with the same status.
+            return errorAnswer(.tileFailed(failure, layer: layer.name), to: request)
         }
     }
 
@@ -65,7 +63,7 @@ extension TileService {
         headers.add(.contentType, contentType)
         headers.add(.eTag, etag)
         headers.add(.cacheControl, "public, max-age=\(layer.settings.maxAge)")
-        addCORS(to: &headers)
+        addCORS(to: &headers, for: request)
         if HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: nil) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
