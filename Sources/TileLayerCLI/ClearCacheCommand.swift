@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import Sockets
 import TileGeometry
 import TileServer
@@ -119,8 +120,10 @@ extension ClearCacheCommand {
     static func isConnectionRefused(_ error: any Error) -> Bool {
         if case SocketError.systemCall(_, ECONNREFUSED)? = error as? SocketError { return true }
         if let io = error as? IOError { return io.errnoCode == ECONNREFUSED }
-        let text = String(reflecting: error)
-        return text.contains("ECONNREFUSED") || text.contains("Connection refused") || text.contains("connectionRefused")
+        if let connection = error as? NIOConnectionError {
+            return !connection.connectionErrors.isEmpty && connection.connectionErrors.allSatisfy { isConnectionRefused($0.error) }
+        }
+        return false
     }
 
     /// Whether a TCP connection to the server of `base` (`http(s)://host[:port]`) is refused;
