@@ -103,4 +103,12 @@ import TilePNG
         await #expect(throws: (any Error).self) { try await refused.execute(configuration: nil, environment: [:], logger: Fixtures.logger) }
         await live.stop()
     }
+
+    /// `memoryBytes` bounds every tile byte kept in memory, the decoded tiles of views included.
+    @Test(arguments: [16 << 10, 64 << 20, 1 << 30])
+    func memoryBytesCountsTheDecodedTilesOfViews(memoryBytes: Int) throws {
+        let service = try Fixtures.service(server: ", cache: {memoryBytes: \(memoryBytes)}", folder: folder)
+        #expect(service.pipeline.cache.capacity + service.pipeline.decodedTiles.capacity == memoryBytes)
+        #expect(service.pipeline.decodedTiles.capacity <= MemoryBudget.maxDecodedBytes)
+    }
 }

@@ -54,7 +54,9 @@ public final class TileService: HTTPResponder {
         metricsRegistry = registry
         let factory = TileMetrics.makeFactory(registry: registry)
         metricsFactory = factory
-        pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger,
+        let budget = MemoryBudget(memoryBytes: state.server.cacheMemoryBytes)
+        pipeline = TilePipeline(cache: MemoryCache(capacity: budget.tiles), decodedTiles: MemoryCache(capacity: budget.decodedTiles),
+                                logger: logger,
                                 metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory))
         cacheGauges = CacheGauges(registry: registry)
     }

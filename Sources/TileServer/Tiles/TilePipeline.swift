@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import Synchronization
 import TileCache
+import TilePNG
 import TileProviders
 
 /// Produces tile outcomes: from the memory cache when it can, else from the layer's source
@@ -18,6 +19,10 @@ final class TilePipeline: Sendable {
     /// Coalesces the misses of layers that keep nothing in memory (`cache.memory: false`): it
     /// stores nothing, but one provider call serves every request for a tile made meanwhile.
     let uncachedFills = MemoryCache<TileKey, CachedOutcome>(capacity: 0)
+    /// Decoded tiles by ETag for `/static` views (a content hash, so a re-made tile is a new key
+    /// and a cleared one is never drawn from here): views of one area decode each tile once.
+    /// Its capacity is part of `server.cache.memoryBytes` (`MemoryBudget`).
+    let decodedTiles: MemoryCache<String, RGBAImage>
     let logger: Logger
     /// Per-layer counters of hits, misses, joins, provider calls and renders; replaced on reload.
     private let metricsTable: Mutex<PipelineMetrics>
@@ -26,8 +31,12 @@ final class TilePipeline: Sendable {
     /// ETags of tile files sent straight from disk, by file version.
     let fileFingerprints = TileFileFingerprints()
 
-    init(cache: MemoryCache<TileKey, CachedOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics()) {
+    init(
+        cache: MemoryCache<TileKey, CachedOutcome>, decodedTiles: MemoryCache<String, RGBAImage>, logger: Logger,
+        metrics: PipelineMetrics = PipelineMetrics()
+    ) {
         self.cache = cache
+        self.decodedTiles = decodedTiles
         self.logger = logger
         self.metricsTable = Mutex(metrics)
     }
