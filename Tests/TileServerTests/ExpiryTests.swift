@@ -47,6 +47,18 @@ import TilePNG
         await live.stop()
     }
 
+    @Test func aDerivedTileIsAsOldAsItsOldestSource() async throws {
+        let upstream = TestUpstream()
+        let live = try LiveServer(responder: upstream)
+        let service = try service(port: live.port, maxAge: 60)
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] { _ = try await service.get("/up/2/\(x)/\(y).png") }
+        try await Task.sleep(for: .milliseconds(1100))
+        let retina = try await service.get("/up/1/0/0@2x.png")
+        #expect(retina.note == "miss")
+        #expect(Int(retina.headers[.age] ?? "") ?? 0 >= 1)
+        await live.stop()
+    }
+
     @Test func anExpiredMemoryCopyIsServedStaleWhenTheUpstreamFails() async throws {
         let upstream = TestUpstream()
         let live = try LiveServer(responder: upstream)
