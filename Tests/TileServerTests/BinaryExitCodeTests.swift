@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Sockets
 import Testing
@@ -17,7 +18,7 @@ import Testing
         return nil
     }
 
-    func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "build the tilelayer binary first (swift build)"))
         process.arguments = arguments
@@ -43,9 +44,38 @@ import Testing
         """.utf8))
         let config = folder.path + "/t.yml"
         let out = folder.path + "/out.png"
-        #expect(try run(["tile", "--config", config, "--layer", "sparse", "1/0/0", "-o", out]) == 0)
-        #expect(try run(["tile", "--config", config, "--layer", "sparse", "1/0/1", "-o", out]) == 2)
-        #expect(try run(["tile", "--config", config, "--layer", "down", "1/0/0", "-o", out]) == 75)
-        #expect(try run(["tile", "--config", config, "--layer", "sparse", "1/1/0", "-o", out]) == 1)
+        #expect(try Self.run(["tile", "--config", config, "--layer", "sparse", "1/0/0", "-o", out]) == 0)
+        #expect(try Self.run(["tile", "--config", config, "--layer", "sparse", "1/0/1", "-o", out]) == 2)
+        #expect(try Self.run(["tile", "--config", config, "--layer", "down", "1/0/0", "-o", out]) == 75)
+        #expect(try Self.run(["tile", "--config", config, "--layer", "sparse", "1/1/0", "-o", out]) == 1)
+    }
+
+    /// `tilelayer clear-cache` against a real server of ours: 0 when cleared, 1 when refused.
+    @Test func clearCacheExitCodes() async throws {
+        let provider = CountingProvider { x, y, zoom in CountingProvider.solid(x: x, y: y, zoom: zoom) }
+        var registry = SourceRegistry()
+        registry.register("counting") { _, _ in .sync(provider) }
+        let configuration = try Configuration.parse(yaml: """
+        server: {adminToken: s3cret}
+        layers:
+          - {name: test, source: {type: counting}, maxZoom: 4}
+        """, file: folder.path + "/t.yml", registry: registry)
+        let service = TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
+                                  logger: Fixtures.logger)
+        let live = try LiveServer(responder: service)
+        _ = try await service.get("/test/1/0/0.png")
+        let server = "http://127.0.0.1:\(live.port)"
+        let codes = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: [
+                    try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "s3cret"]),
+                    try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "wrong"]),
+                ])
+            }
+        }
+        #expect(codes == [0, 1])
+        _ = try await service.get("/test/1/0/0.png")
+        #expect(provider.callCount == 2)  // the clear reached the server
+        await live.stop()
     }
 }
