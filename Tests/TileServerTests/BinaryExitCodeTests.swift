@@ -53,15 +53,7 @@ import Testing
     /// `tilelayer clear-cache` against a real server of ours: 0 when cleared, 1 when refused.
     @Test func clearCacheExitCodes() async throws {
         let provider = CountingProvider { x, y, zoom in CountingProvider.solid(x: x, y: y, zoom: zoom) }
-        var registry = SourceRegistry()
-        registry.register("counting") { _, _ in .sync(provider) }
-        let configuration = try Configuration.parse(yaml: """
-        server: {adminToken: s3cret}
-        layers:
-          - {name: test, source: {type: counting}, maxZoom: 4}
-        """, file: folder.path + "/t.yml", registry: registry)
-        let service = TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
-                                  logger: Fixtures.logger)
+        let service = try Fixtures.adminService(layer: "test", provider: provider, folder: folder)
         let live = try LiveServer(responder: service)
         _ = try await service.get("/test/1/0/0.png")
         let server = "http://127.0.0.1:\(live.port)"

@@ -83,15 +83,7 @@ import TilePNG
 
     @Test func clearCacheAgainstARealServer() async throws {
         let provider = CountingProvider { x, y, zoom in CountingProvider.solid(x: x, y: y, zoom: zoom) }
-        var registry = SourceRegistry()
-        registry.register("counting") { _, _ in .sync(provider) }
-        let configuration = try Configuration.parse(yaml: """
-        server: {adminToken: s3cret}
-        layers:
-          - {name: test, source: {type: counting}, maxZoom: 4}
-        """, file: folder.path + "/t.yml", registry: registry)
-        let service = TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
-                                  logger: Fixtures.logger)
+        let service = try Fixtures.adminService(layer: "test", provider: provider, folder: folder)
         let live = try LiveServer(responder: service)
         _ = try await service.get("/test/1/0/0.png")
         let command = try ClearCacheCommand.parse(["--layer", "test", "--server", "http://127.0.0.1:\(live.port)", "--token", "s3cret"])

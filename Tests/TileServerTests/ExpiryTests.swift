@@ -11,6 +11,14 @@ import TilePNG
 @Suite(.timeLimit(.minutes(1))) struct ExpiryTests {
     let folder = TemporaryFolder()
 
+    /// Runs `body` with an upstream of ours and a service whose layer `up` (maxAge `maxAge`) fetches from it.
+    func withUpstream(maxAge: Int = 1, _ body: (TestUpstream, TileService) async throws -> Void) async throws {
+        let upstream = TestUpstream()
+        let live = try LiveServer(responder: upstream)
+        try await body(upstream, try service(port: live.port, maxAge: maxAge))
+        await live.stop()
+    }
+
     func service(port: Int, maxAge: Int = 1, extra: String = "") throws -> TileService {
         try Fixtures.service(extraYAML: """
           - name: up
@@ -22,57 +30,49 @@ import TilePNG
     }
 
     @Test func anUpstreamTileExpiresFromMemory() async throws {
-        let upstream = TestUpstream()
-        let live = try LiveServer(responder: upstream)
-        let service = try service(port: live.port)
-        #expect(try AdminTests.blue(try await service.get("/up/1/0/0.png")) == 1)
-        upstream.version.store(2, ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(2100))
-        #expect(try AdminTests.blue(try await service.get("/up/1/0/0.png")) == 2)
-        #expect(upstream.requests.load(ordering: .relaxed) == 2)
-        await live.stop()
+        try await withUpstream { upstream, service in
+            #expect(try AdminTests.blue(try await service.get("/up/1/0/0.png")) == 1)
+            upstream.version.store(2, ordering: .relaxed)
+            try await Task.sleep(for: .milliseconds(2100))
+            #expect(try AdminTests.blue(try await service.get("/up/1/0/0.png")) == 2)
+            #expect(upstream.requests.load(ordering: .relaxed) == 2)
+        }
     }
 
     @Test func aHitCarriesAge() async throws {
-        let upstream = TestUpstream()
-        let live = try LiveServer(responder: upstream)
-        let service = try service(port: live.port, maxAge: 60)
-        _ = try await service.get("/up/1/0/0.png")
-        try await Task.sleep(for: .milliseconds(1100))
-        let hit = try await service.get("/up/1/0/0.png")
-        #expect(hit.note == "hit")
-        #expect(Int(hit.headers[.age] ?? "") ?? 0 >= 1)
-        #expect(hit.headers[.cacheControl] == "public, max-age=60")
-        #expect(upstream.requests.load(ordering: .relaxed) == 1)
-        await live.stop()
+        try await withUpstream(maxAge: 60) { upstream, service in
+            _ = try await service.get("/up/1/0/0.png")
+            try await Task.sleep(for: .milliseconds(1100))
+            let hit = try await service.get("/up/1/0/0.png")
+            #expect(hit.note == "hit")
+            #expect(Int(hit.headers[.age] ?? "") ?? 0 >= 1)
+            #expect(hit.headers[.cacheControl] == "public, max-age=60")
+            #expect(upstream.requests.load(ordering: .relaxed) == 1)
+        }
     }
 
     @Test func aDerivedTileIsAsOldAsItsOldestSource() async throws {
-        let upstream = TestUpstream()
-        let live = try LiveServer(responder: upstream)
-        let service = try service(port: live.port, maxAge: 60)
-        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] { _ = try await service.get("/up/2/\(x)/\(y).png") }
-        try await Task.sleep(for: .milliseconds(1100))
-        let retina = try await service.get("/up/1/0/0@2x.png")
-        #expect(retina.note == "miss")
-        #expect(Int(retina.headers[.age] ?? "") ?? 0 >= 1)
-        await live.stop()
+        try await withUpstream(maxAge: 60) { upstream, service in
+            for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] { _ = try await service.get("/up/2/\(x)/\(y).png") }
+            try await Task.sleep(for: .milliseconds(1100))
+            let retina = try await service.get("/up/1/0/0@2x.png")
+            #expect(retina.note == "miss")
+            #expect(Int(retina.headers[.age] ?? "") ?? 0 >= 1)
+        }
     }
 
     @Test func anExpiredMemoryCopyIsServedStaleWhenTheUpstreamFails() async throws {
-        let upstream = TestUpstream()
-        let live = try LiveServer(responder: upstream)
-        let service = try service(port: live.port)
-        let fresh = try await service.get("/up/1/0/0.png")
-        upstream.broken.store(true, ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(1100))
-        let stale = try await service.get("/up/1/0/0.png")
-        #expect(stale.status == .ok)
-        #expect(stale.body == fresh.body)
-        #expect(Int(stale.headers[.age] ?? "") ?? 0 >= 1)
-        #expect(stale.note?.contains("stale") == true)
-        #expect(upstream.requests.load(ordering: .relaxed) == 2)
-        await live.stop()
+        try await withUpstream { upstream, service in
+            let fresh = try await service.get("/up/1/0/0.png")
+            upstream.broken.store(true, ordering: .relaxed)
+            try await Task.sleep(for: .milliseconds(1100))
+            let stale = try await service.get("/up/1/0/0.png")
+            #expect(stale.status == .ok)
+            #expect(stale.body == fresh.body)
+            #expect(Int(stale.headers[.age] ?? "") ?? 0 >= 1)
+            #expect(stale.note?.contains("stale") == true)
+            #expect(upstream.requests.load(ordering: .relaxed) == 2)
+        }
     }
 
     @Test func aLayerTTLOverridesMaxAgeForMemory() async throws {
