@@ -20,12 +20,16 @@ public struct ReloadSummary: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension TileService {
-    /// Re-reads the configuration from the service's source and swaps it in.
+    /// Re-reads the configuration from the service's source and swaps it in. The file is read
+    /// in turn with other reloads, so the last reload to start swaps in the newest file.
     public func reload() throws(ConfigurationError) -> ReloadSummary {
         guard let configurationSource else {
             throw ConfigurationError(file: "", key: "", message: "this server has no configuration file to reload")
         }
-        return try reload(try configurationSource())
+        let outcome = reloads.sync { () -> Result<ReloadSummary, ConfigurationError> in
+            Result { () throws(ConfigurationError) in try swapIn(try configurationSource(), registry: SourceRegistry()) }
+        }
+        return try outcome.get()
     }
 
     /// Builds the layers of `configuration` and swaps them in atomically. Requests in flight finish
