@@ -89,7 +89,7 @@ import TilePNG
 
     @Test(arguments: [true, false])
     func concurrentMissesMakeOneUpstreamRequest(memory: Bool) async throws {
-        let upstream = TestUpstream(delay: 0.3)
+        let upstream = TestUpstream(delay: 1)  // long enough for all twelve to arrive on a loaded machine
         let live = try LiveServer(responder: upstream)
         let service = try Fixtures.service(extraYAML: """
           - name: up
