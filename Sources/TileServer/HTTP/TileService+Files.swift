@@ -37,7 +37,8 @@ extension TileService {
         if let file = opened {
             guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: file) else { return nil }
             response = tileHead(request, etag: fingerprint.etag, lastModified: file.modified,
-                                lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer)
+                                lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer,
+                                cors: state.cors)
             if response.status == .ok {
                 response.file = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
             }

@@ -63,18 +63,22 @@ extension TileService {
 
     /// 200 with the tile, or 304 when the client's copy matches. An unconditional request for
     /// a tile that goes out without an `Age` gets the tile's prepared answer.
+    /// The CORS policy is read once, so a prepared answer is kept under the very CORS headers it
+    /// holds (a reload in between cannot file one policy's answer under the other's key).
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
+        let cors = state.cors
         if tile.staleAge == nil && layer.memoryLifetime == nil && !HTTPConditional.isConditional(request.headers) {
-            return tile.preparedAnswer.response(layer: layer, cors: state.cors.allowedOrigin(for: request) ?? "") {
-                freshTileAnswer(request, tile, layer: layer)
+            let key = (cors.allowedOrigin(for: request) ?? "") + (cors.variesByOrigin ? " (varies)" : "")
+            return tile.preparedAnswer.response(layer: layer, cors: key) {
+                freshTileAnswer(request, tile, layer: layer, cors: cors)
             }
         }
-        return freshTileAnswer(request, tile, layer: layer)
+        return freshTileAnswer(request, tile, layer: layer, cors: cors)
     }
 
-    private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
+    private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, cors: CORSPolicy) -> HTTPResponse {
         var response = tileHead(request, etag: tile.etag, lastModified: tile.lastModified,
-                                lastModifiedText: tile.lastModifiedText, age: tile.age(in: layer), layer: layer)
+                                lastModifiedText: tile.lastModifiedText, age: tile.age(in: layer), layer: layer, cors: cors)
         if response.status == .ok { response.body = tile.body }
         return response
     }
@@ -83,7 +87,7 @@ extension TileService {
     /// without its body.
     func tileHead(
         _ request: HTTPRequest, etag: String, lastModified: Int?, lastModifiedText: String?, age: Int?,
-        layer: Layer
+        layer: Layer, cors: CORSPolicy
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add(.contentType, "image/png")
@@ -91,7 +95,7 @@ extension TileService {
         if let lastModifiedText { headers.add(.lastModified, lastModifiedText) }
         headers.add(.cacheControl, layer.cacheControl)
         if let age { headers.add(.age, String(age)) }  // RFC 9111 §5.1; RFC 5861 §4 when served stale
-        addCORS(to: &headers, for: request)
+        cors.addHeaders(to: &headers, for: request)
         let fresh = HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: lastModified)
         return HTTPResponse(status: fresh ? .notModified : .ok, headers: headers)
     }
