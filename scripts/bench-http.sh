@@ -18,6 +18,8 @@
 #   SKIP_BUILD=0     1: do not run `swift build`, use the existing release binary
 #   BUILD_TIMEOUT=3600  seconds the release build may take
 #   TRANSPORT=epoll  tilelayer's server.transport: epoll or dispatch
+#   ACCESS_LOG=0     1: access logs on at both sides (tilelayer's batched log to its log file,
+#                    nginx's default access_log to a file)
 #   KEEP=0           1: keep the temp dir (configs, logs, raw wrk output) and print its path
 #
 # Exit status: 0 whether or not the target is met; non-zero when the build fails, a server does
@@ -37,6 +39,7 @@ SKIP_BUILD=${SKIP_BUILD:-0}
 BUILD_TIMEOUT=${BUILD_TIMEOUT:-3600}
 KEEP=${KEEP:-0}
 TRANSPORT=${TRANSPORT:-epoll}
+ACCESS_LOG=${ACCESS_LOG:-0}
 
 die() { echo "bench-http: $*" >&2; exit 2; }
 
@@ -239,7 +242,7 @@ server:
   port: $TL_PORT
   cors: "*"
   transport: $TRANSPORT
-  log: {level: notice, access: false}
+  log: {level: notice, access: $( (( ACCESS_LOG )) && echo true || echo false )}
 layers:
   - name: world
     default: true
@@ -250,7 +253,10 @@ EOF
 
 user_line=""
 if (( EUID == 0 )); then user_line="user $(id -un) $(id -gn);"; fi
+access_line="access_log off;"
+if (( ACCESS_LOG )); then access_line="access_log $TMP/nginx-access.log;"; fi
 sed -e "s|@TMP@|$TMP|g" -e "s|@PORT@|$NG_PORT|g" -e "s|@ROOT@|$TILES|g" -e "s|@USER_LINE@|$user_line|" \
+    -e "s|@ACCESS_LOG@|$access_line|" \
     "$NGINX_TEMPLATE" >"$TMP/nginx.conf"
 
 wait_ready() { # wait_ready NAME PID PORT LOG: until the first path answers, up to 30 s
@@ -319,7 +325,7 @@ echo "   ok: $checked paths, each 200 from both with identical bodies (cmp); e.g
 # --- 4/5. wrk runs ---------------------------------------------------------------------------
 
 TOTAL_ERRORS=0
-declare -A RPS P50 P99
+declare -A RPS P50 P99 CPU
 
 # bench LABEL SERVER SECONDS: one wrk run; sets R_RPS R_P50 R_P99 (µs) R_ERR.
 bench() {
@@ -356,6 +362,19 @@ bench() {
 
 ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
 
+# CPU seconds (user + system) used so far by a server: tilelayer's process, or nginx's master
+# and workers.
+cpu_seconds() {
+    local pids=$1 pid total=0 ticks
+    ticks=$(getconf CLK_TCK)
+    for pid in $pids; do
+        [[ -r /proc/$pid/stat ]] || continue
+        total=$(( total + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat") ))
+    done
+    awk -v t="$total" -v k="$ticks" 'BEGIN { printf "%.3f", t / k }'
+}
+server_pids() { if [[ $1 == tilelayer ]]; then echo "$TL_PID"; else echo "$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')"; fi; }
+
 if (( WARMUP > 0 )); then
     echo "== warm-up: ${WARMUP}s each"
     for server in tilelayer nginx; do
@@ -365,16 +384,21 @@ if (( WARMUP > 0 )); then
 fi
 
 echo "== measuring: $ROUNDS rounds x 2 servers x ${DURATION}s, $CONNECTIONS connections, $THREADS threads"
-printf '%-6s %-10s %12s %10s %10s %8s\n' round server "requests/s" "p50 ms" "p99 ms" errors
+printf '%-6s %-10s %12s %10s %10s %12s %8s\n' round server "requests/s" "p50 ms" "p99 ms" "CPU us/req" errors
 for (( round = 1; round <= ROUNDS; round++ )); do
     # Alternate who goes first, so drift (turbo, neighbours on the CPU) does not favour one.
     if (( round % 2 == 1 )); then order=(tilelayer nginx); else order=(nginx tilelayer); fi
     for server in "${order[@]}"; do
+        cpu_before=$(cpu_seconds "$(server_pids "$server")")
         bench "round$round" "$server" "$DURATION"
+        cpu_after=$(cpu_seconds "$(server_pids "$server")")
+        CPU[$round,$server]=$(awk -v a="$cpu_before" -v b="$cpu_after" -v r="$R_RPS" -v d="$DURATION" \
+            'BEGIN { printf "%.1f", (r > 0 ? (b - a) * 1e6 / (r * d) : 0) }')
         RPS[$round,$server]=$R_RPS
         P50[$round,$server]=$R_P50
         P99[$round,$server]=$R_P99
-        printf '%-6s %-10s %12.0f %10s %10s %8d\n' "$round" "$server" "$R_RPS" "$(ms "$R_P50")" "$(ms "$R_P99")" "$R_ERR"
+        printf '%-6s %-10s %12.0f %10s %10s %12s %8d\n' "$round" "$server" "$R_RPS" "$(ms "$R_P50")" "$(ms "$R_P99")" \
+            "${CPU[$round,$server]}" "$R_ERR"
     done
 done
 
@@ -395,11 +419,15 @@ p50_tl=$(for (( r = 1; r <= ROUNDS; r++ )); do echo "${P50[$r,tilelayer]}"; done
 p50_ng=$(for (( r = 1; r <= ROUNDS; r++ )); do echo "${P50[$r,nginx]}"; done | median)
 p99_tl=$(for (( r = 1; r <= ROUNDS; r++ )); do echo "${P99[$r,tilelayer]}"; done | median)
 p99_ng=$(for (( r = 1; r <= ROUNDS; r++ )); do echo "${P99[$r,nginx]}"; done | median)
+cpu_tl=$(for (( r = 1; r <= ROUNDS; r++ )); do echo "${CPU[$r,tilelayer]}"; done | median)
+cpu_ng=$(for (( r = 1; r <= ROUNDS; r++ )); do echo "${CPU[$r,nginx]}"; done | median)
 
 echo "== summary"
 printf '   median requests/s   tilelayer %10.0f   nginx %10.0f\n' "$tl_median" "$ng_median"
 printf '   median p50 ms       tilelayer %10s   nginx %10s\n' "$(ms "$p50_tl")" "$(ms "$p50_ng")"
 printf '   median p99 ms       tilelayer %10s   nginx %10s\n' "$(ms "$p99_tl")" "$(ms "$p99_ng")"
+printf '   median CPU us/req   tilelayer %10s   nginx %10s   ratio %.2f\n' "$cpu_tl" "$cpu_ng" \
+    "$(awk -v a="$cpu_tl" -v b="$cpu_ng" 'BEGIN { print (b > 0 ? a / b : 0) }')"
 printf '   per-round ratios tilelayer/nginx: %s\n' "$(printf '%s' "$ratio_list" | paste -sd' ' -)"
 printf '   median ratio tilelayer/nginx: %.3f (target %s)\n' "$ratio_median" "$TARGET"
 echo "   loadavg at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"

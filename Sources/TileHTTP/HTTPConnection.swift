@@ -26,8 +26,9 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     /// The events registered with the loop now (nil before registration).
     private var interest: IOEvents?
     private var closed = false
-    /// The Date line of this connection's loop (one cache per loop: no lock shared between loops).
-    private let dateCache: HTTPDateCache
+    /// The Date line and access log of this connection's loop (one each per loop: nothing
+    /// shared between loops).
+    private let context: HTTPLoopContext
 
     /// Bytes read per `read` call.
     private static let readChunk = 16384
@@ -35,7 +36,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     private static let readsPerEvent = 4
 
     init(
-        socket: Socket, peer: String, server: HTTPServer, loop: any IOEventLoop, dateCache: HTTPDateCache,
+        socket: Socket, peer: String, server: HTTPServer, loop: any IOEventLoop, context: HTTPLoopContext,
         isRejection: Bool = false
     ) {
         self.isRejection = isRejection
@@ -43,7 +44,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         self.peer = peer
         self.server = server
         self.loop = loop
-        self.dateCache = dateCache
+        self.context = context
         self.machine = HTTPConnectionStateMachine(limits: server.configuration.limits,
                                                   timeouts: server.configuration.timeouts, now: Monotonic.nanoseconds)
     }
@@ -185,7 +186,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         // The head in three pieces, none copied: fields (encoded once for a prepared response),
         // the shared Date line, the constant tail.
         let fields = response.preparedHead ?? HTTPResponseEncoder.fields(of: response)
-        let dateLine = dateCache.headerLine
+        let dateLine = context.dateCache.headerLine
         let tail = HTTPResponseEncoder.tail(keepAlive: outgoing.keepAlive, version: outgoing.version)
         let headBytes = fields.count + dateLine.count + tail.count
         // HEAD: the same headers as GET, never a body.
@@ -198,7 +199,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         }
         server.requestFinished(peer: peer, method: outgoing.method, target: outgoing.target ?? "-",
                                response: response, bytes: headBytes + (sendsBody ? response.contentLength : 0),
-                               started: outgoing.started)
+                               started: outgoing.started, accessLog: context.accessLog)
     }
 
     /// Registers the events the machine wants, when they changed, and publishes its deadline.

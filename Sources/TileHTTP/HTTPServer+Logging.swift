@@ -2,20 +2,15 @@ import Logging
 import Sockets
 
 extension HTTPServer {
-    /// Counts every answered request, and writes one access-log line for it.
+    /// Counts every answered request, and records its access-log line in the loop's buffer.
     func requestFinished(
-        peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: UInt64
+        peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: UInt64,
+        accessLog: HTTPAccessLog?
     ) {
         let nanoseconds = Monotonic.nanoseconds &- started
         metrics.record(route: response.route, status: Int(response.status.code), bytes: bytes, nanoseconds: nanoseconds)
-        guard configuration.accessLog else { return }
-        let micros = nanoseconds / 1000
-        var metadata: Logger.Metadata = [
-            "peer": "\(peer)", "method": "\(method)", "path": "\(target)", "status": "\(response.status.code)",
-            "bytes": "\(bytes)", "micros": "\(micros)",
-        ]
-        if let note = response.note { metadata["cache"] = "\(note)" }
-        logger.info("request", metadata: metadata)
+        accessLog?.record(HTTPAccessLogEntry(peer: peer, method: method, target: target, status: Int(response.status.code),
+                                             bytes: bytes, micros: nanoseconds / 1000, cache: response.note))
     }
 
     func log(parseError: HTTPParseError, peer: String) {

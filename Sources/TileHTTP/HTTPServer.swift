@@ -30,8 +30,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let shuttingDown = Atomic<Bool>(false)
     /// The loops, made by `start()`; immutable after it.
     private var loops: [any IOEventLoop] = []
-    /// The Date line cache of each loop.
-    private var dateCaches: [HTTPDateCache] = []
+    /// What each loop keeps for its connections (Date line, access log).
+    private var contexts: [HTTPLoopContext] = []
     private var acceptor: HTTPAcceptor?
     private var nextLoop = 0
     /// Flood warnings, rate-limited; touched only on the first loop.
@@ -91,8 +91,10 @@ public final class HTTPServer: @unchecked Sendable {
         do {
             port = try socket.localPort()
             for index in 0 ..< max(1, configuration.eventLoops ?? System.coreCount) {
-                loops.append(try configuration.transport.makeLoop(name: "tilelayer-io-\(index)"))
-                dateCaches.append(HTTPDateCache())
+                let loop = try configuration.transport.makeLoop(name: "tilelayer-io-\(index)")
+                loops.append(loop)
+                let log = configuration.accessLog ? HTTPAccessLog(settings: configuration.accessLogSettings, loop: loop) : nil
+                contexts.append(HTTPLoopContext(accessLog: log))
             }
         } catch {
             socket.close()
@@ -161,7 +163,7 @@ public final class HTTPServer: @unchecked Sendable {
         nextLoop = (nextLoop + 1) % loops.count
         let loop = loops[nextLoop]
         let connection = HTTPConnection(socket: socket, peer: peer, server: self, loop: loop,
-                                        dateCache: dateCaches[nextLoop], isRejection: overloaded)
+                                        context: contexts[nextLoop], isRejection: overloaded)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
         if !overloaded { metrics.connectionOpened() }
         let rejection = overloaded ? Self.overloadedResponse : nil
@@ -240,10 +242,14 @@ public final class HTTPServer: @unchecked Sendable {
     private func waitForConnections(until deadline: UInt64, completion: @escaping @Sendable () -> Void) {
         let remaining = connections.withLock { Array($0.values) }
         if remaining.isEmpty {
+            // Each loop's access log is written out once the loop has run its last task.
             let stopped = DispatchGroup()
-            for loop in loops {
+            for (loop, context) in zip(loops, contexts) {
                 stopped.enter()
-                loop.stop { stopped.leave() }
+                loop.stop {
+                    context.accessLog?.flush()
+                    stopped.leave()
+                }
             }
             stopped.notify(queue: .global()) { completion() }
             return

@@ -19,7 +19,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// Which transport drives connections.
     public var transport: IOTransport
     /// Whether one access-log line is written per request.
-    public var accessLog: Bool
+    public var accessLog: Bool {
+        get { accessLogSettings.enabled }
+        set { accessLogSettings.enabled = newValue }
+    }
+    /// The access log: on or off, format, batching, destination.
+    public var accessLogSettings = HTTPAccessLogSettings()
     /// Event-loop threads; nil: one per online core.
     public var eventLoops: Int?
 
@@ -47,7 +52,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.answerTimeout = answerTimeout
         self.transport = transport
-        self.accessLog = accessLog
+        self.accessLogSettings.enabled = accessLog
         self.eventLoops = eventLoops
     }
 }

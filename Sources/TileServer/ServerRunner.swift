@@ -40,13 +40,16 @@ public final class ServerRunner: @unchecked Sendable {
         let state = try ServiceState(configuration: configuration, logger: logger, metrics: factory)
         let settings = configuration.server
         service = TileService(state: state, logger: logger, metrics: registry, configurationSource: configurationSource)
-        let http = HTTPServerConfiguration(
+        var http = HTTPServerConfiguration(
             host: settings.host, port: settings.port,
             limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes,
                                      maxBodyBytes: settings.bodyBytes, maxHeaderFields: settings.headerFields),
             maxConnections: settings.maxConnections, headerTimeout: settings.headerSeconds,
             idleTimeout: settings.idleSeconds, answerTimeout: settings.answerSeconds, accessLog: settings.accessLog,
             transport: settings.transport)
+        http.accessLogSettings.format = settings.logFormat == .json ? .json : .text
+        http.accessLogSettings.bufferBytes = settings.accessBufferBytes
+        http.accessLogSettings.flushInterval = settings.accessFlushSeconds
         server = HTTPServer(configuration: http, responder: service, logger: logger,
                             metrics: TileMetrics.httpServerMetrics(factory: factory))
         self.logger = logger

@@ -60,10 +60,11 @@ import TileHTTP
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
-        var logger = Logger(label: "tilelayer") { label in JSONLogHandler(label: label, descriptor: fds[1]) }
-        logger.logLevel = .info
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: true),
-                                responder: try Fixtures.service(folder: folder), logger: logger)
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: true)
+        configuration.accessLogSettings.format = .json
+        configuration.accessLogSettings.descriptor = fds[1]
+        let server = HTTPServer(configuration: configuration, responder: try Fixtures.service(folder: folder),
+                                logger: Fixtures.logger)
         let port = try server.start()
         let client = try RawHTTPClient(port: port)
         for _ in 0 ..< 2 { #expect(client.request("/1/0/0.png")?.status == 200) }

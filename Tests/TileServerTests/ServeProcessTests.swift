@@ -86,9 +86,14 @@ private final class ServeProcess {
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ServeProcessTests {
     let folder = TemporaryFolder()
 
-    private func writeConfig(transport: IOTransport, upstreamPort: Int, extraLayer: String = "") -> String {
+    private func writeConfig(transport: IOTransport, upstreamPort: Int) -> String {
         let path = folder.path + "/serve.yml"
-        let yaml = """
+        FileManager.default.createFile(atPath: path, contents: Data(Self.yaml(transport: transport, upstreamPort: upstreamPort).utf8))
+        return path
+    }
+
+    private static func yaml(transport: IOTransport, upstreamPort: Int, extraLayer: String = "") -> String {
+        """
         server:
           host: 127.0.0.1
           port: 0
@@ -105,73 +110,99 @@ private final class ServeProcess {
             cache: {memory: false}
         \(extraLayer)
         """
-        FileManager.default.createFile(atPath: path, contents: Data(yaml.utf8))
-        return path
+    }
+
+    /// What the scenario saw, gathered off the Swift-concurrency pool and checked on the test's task.
+    private struct Seen: Sendable {
+        var uriStatus: Int?
+        var uriText = ""
+        var bigStatus: Int?
+        var bigClosed = false
+        var slowStatus: Int?
+        var slowClosed = false
+        var beforeReload: Int?
+        var reloaded = false
+        var finished: RawResponse?
+        var exitStatus: Int32?
+        var portClosed = false
     }
 
     @Test(arguments: IOTransport.available)
     func limitsReloadAndAGracefulStop(transport: IOTransport) async throws {
         let upstream = try LiveServer(responder: SlowUpstream(delay: 1.5))
-        defer { Task { await upstream.stop() } }
         let config = writeConfig(transport: transport, upstreamPort: upstream.port)
-        let serve = try ServeProcess(config: config)
-
-        // The YAML's limits and timeouts, on the wire.
-        let long = try RawHTTPClient(port: serve.port)
-        long.send("GET /" + String(repeating: "a", count: 300) + " HTTP/1.1\r\nHost: x\r\n\r\n")
-        let uri = try #require(long.readResponse())
-        #expect(uri.status == 414)
-        #expect(uri.text.contains("256"))
-
-        let big = try RawHTTPClient(port: serve.port)
-        big.send("GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + String(repeating: "p", count: 1100) + "\r\n\r\n")
-        #expect(big.readResponse()?.status == 431)
-        #expect(big.isClosedByPeer())
-
-        let slow = try RawHTTPClient(port: serve.port, timeoutSeconds: 5)
-        slow.send("GET /0/0/0.png HTTP/1.1\r\nHo")
-        #expect(slow.readResponse()?.status == 408)
-        #expect(slow.isClosedByPeer())
-
-        // SIGHUP reloads: a layer added to the file appears.
-        let client = try RawHTTPClient(port: serve.port)
-        #expect(client.request("/extra/0/0/0.png")?.status == 404)
-        _ = writeConfig(transport: transport, upstreamPort: upstream.port, extraLayer: """
+        let reloadedYAML = Self.yaml(transport: transport, upstreamPort: upstream.port, extraLayer: """
           - name: extra
             source: {type: directory, path: \(Fixtures.worldFolder)}
         """)
-        serve.signal(SIGHUP)
-        var reloaded = false
-        for _ in 0 ..< 100 where !reloaded {
-            usleep(50_000)
-            reloaded = try RawHTTPClient(port: serve.port).request("/extra/0/0/0.png")?.status == 200
-        }
-        #expect(reloaded)
+        // Blocking sockets and waits for the process run on a Dispatch thread: holding a
+        // cooperative thread for seconds would stall other suites' renders.
+        let seen: Seen = try await offPool {
+            let serve = try ServeProcess(config: config)
+            var seen = Seen()
+            // The YAML's limits and timeouts, on the wire.
+            let long = try RawHTTPClient(port: serve.port)
+            long.send("GET /" + String(repeating: "a", count: 300) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+            let uri = long.readResponse()
+            (seen.uriStatus, seen.uriText) = (uri?.status, uri?.text ?? "")
+            let big = try RawHTTPClient(port: serve.port)
+            big.send("GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + String(repeating: "p", count: 1100) + "\r\n\r\n")
+            seen.bigStatus = big.readResponse()?.status
+            seen.bigClosed = big.isClosedByPeer()
+            let slow = try RawHTTPClient(port: serve.port, timeoutSeconds: 5)
+            slow.send("GET /0/0/0.png HTTP/1.1\r\nHo")
+            seen.slowStatus = slow.readResponse()?.status
+            seen.slowClosed = slow.isClosedByPeer()
 
-        // SIGTERM while an upstream request is in flight: it finishes, then the process exits 0.
-        let inFlight = try RawHTTPClient(port: serve.port, timeoutSeconds: 10)
-        inFlight.send("GET /up/0/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n")
-        usleep(300_000)
-        serve.signal(SIGTERM)
-        let finished = try #require(inFlight.readResponse())
-        #expect(finished.status == 200)
-        #expect(finished.body == Fixtures.worldTile(0, 0, 0))
-        #expect(serve.waitForExit(seconds: 15) == 0)
-        #expect(throws: SocketError.self) { _ = try Socket.connect(host: "127.0.0.1", port: serve.port) }
+            // SIGHUP reloads: a layer added to the file appears.
+            seen.beforeReload = try RawHTTPClient(port: serve.port).request("/extra/0/0/0.png")?.status
+            FileManager.default.createFile(atPath: config, contents: Data(reloadedYAML.utf8))
+            serve.signal(SIGHUP)
+            for _ in 0 ..< 100 where !seen.reloaded {
+                usleep(50_000)
+                seen.reloaded = try RawHTTPClient(port: serve.port).request("/extra/0/0/0.png")?.status == 200
+            }
+
+            // SIGTERM while an upstream request is in flight: it finishes, then the process exits 0.
+            let inFlight = try RawHTTPClient(port: serve.port, timeoutSeconds: 10)
+            inFlight.send("GET /up/0/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(300_000)
+            serve.signal(SIGTERM)
+            seen.finished = inFlight.readResponse()
+            seen.exitStatus = serve.waitForExit(seconds: 15)
+            seen.portClosed = (try? Socket.connect(host: "127.0.0.1", port: serve.port)) == nil
+            return seen
+        }
         await upstream.stop()
+        #expect(seen.uriStatus == 414)
+        #expect(seen.uriText.contains("256"))
+        #expect(seen.bigStatus == 431)
+        #expect(seen.bigClosed)
+        #expect(seen.slowStatus == 408)
+        #expect(seen.slowClosed)
+        #expect(seen.beforeReload == 404)
+        #expect(seen.reloaded)
+        #expect(seen.finished?.status == 200)
+        #expect(Bool(seen.finished?.body == Fixtures.worldTile(0, 0, 0)))
+        #expect(seen.exitStatus == 0)
+        #expect(seen.portClosed)
     }
 
     @Test func aSecondSIGTERMExitsAtOnce() async throws {
         let upstream = try LiveServer(responder: SlowUpstream(delay: 30))
-        defer { Task { await upstream.stop() } }
-        let serve = try ServeProcess(config: writeConfig(transport: .platformDefault, upstreamPort: upstream.port))
-        let stuck = try RawHTTPClient(port: serve.port, timeoutSeconds: 10)
-        stuck.send("GET /up/1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n")
-        usleep(300_000)
-        serve.signal(SIGTERM)
-        #expect(serve.waitForExit(seconds: 1) == nil, "the first SIGTERM waits for the request in flight")
-        serve.signal(SIGTERM)
-        #expect(serve.waitForExit(seconds: 3) == 128 + SIGTERM)
+        let config = writeConfig(transport: .platformDefault, upstreamPort: upstream.port)
+        let (afterFirst, afterSecond): (Int32?, Int32?) = try await offPool {
+            let serve = try ServeProcess(config: config)
+            let stuck = try RawHTTPClient(port: serve.port, timeoutSeconds: 10)
+            stuck.send("GET /up/1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(300_000)
+            serve.signal(SIGTERM)
+            let afterFirst = serve.waitForExit(seconds: 1)
+            serve.signal(SIGTERM)
+            return (afterFirst, serve.waitForExit(seconds: 3))
+        }
         await upstream.stop()
+        #expect(afterFirst == nil, "the first SIGTERM waits for the request in flight")
+        #expect(afterSecond == 128 + SIGTERM)
     }
 }

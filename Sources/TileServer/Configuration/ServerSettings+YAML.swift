@@ -61,7 +61,7 @@ extension ServerSettings {
             if let value = workers["threads"] { workerThreads = try value.int(in: 1 ... 1024) }
             if let value = workers["queue"] { workerQueue = try value.int(in: 0 ... 1 << 20) }
         }
-        if let log = try keys["log"]?.mapping(allowed: ["level", "format", "access"]) {
+        if let log = try keys["log"]?.mapping(allowed: ["level", "format", "access", "accessBufferBytes", "accessFlushSeconds"]) {
             if let value = log["level"] {
                 let level = try value.string()
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -77,6 +77,8 @@ extension ServerSettings {
                 logFormat = format
             }
             if let value = log["access"] { accessLog = try value.bool() }
+            if let value = log["accessBufferBytes"] { accessBufferBytes = try value.int(in: 0 ... 1 << 24) }
+            if let value = log["accessFlushSeconds"] { accessFlushSeconds = try value.double(in: 0.01 ... 3600) }
         }
     }
 }

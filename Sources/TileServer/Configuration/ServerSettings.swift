@@ -48,6 +48,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var logFormat = LogFormat.text
     /// Whether each request gets an access-log line.
     public var accessLog = true
+    /// Bytes of access-log lines each event loop buffers before writing them.
+    public var accessBufferBytes = 64 << 10
+    /// Seconds after which buffered access-log lines are written anyway.
+    public var accessFlushSeconds = 1.0
 
     /// Host values trusted by default: the loopback names a local user types.
     public static let defaultAllowedHosts = ["localhost", "127.0.0.1", "[::1]"]

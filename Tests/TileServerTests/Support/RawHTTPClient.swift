@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Sockets
 
 /// A response as read off the wire.
-struct RawResponse {
+struct RawResponse: Sendable {
     var status: Int
     var headers: [(String, String)]
     var body: [UInt8]
@@ -18,7 +19,8 @@ struct RawResponse {
 
 /// A small blocking test client on a raw socket: sends any bytes (well-formed or not) and
 /// reads responses one by one, knowing only Content-Length framing (all tilelayer uses).
-final class RawHTTPClient {
+/// `@unchecked Sendable`: a test uses it from one thread at a time.
+final class RawHTTPClient: @unchecked Sendable {
     let socket: Socket
     private var buffer: [UInt8] = []
 
@@ -104,3 +106,12 @@ final class RawHTTPClient {
 }
 
 import Foundation
+
+/// Runs blocking test work (sockets, process waits) on a Dispatch thread and returns its
+/// result: a cooperative thread held for seconds would stall every other suite's tasks.
+/// Check what it returns on the test's task (an `#expect` on a Dispatch thread belongs to no test).
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}

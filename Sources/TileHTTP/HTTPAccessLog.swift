@@ -1,0 +1,111 @@
+// An event loop's access log, nginx style: lines are formatted into one buffer per loop and
+// written in batches — when the buffer fills, after `flushInterval`, and when the loop stops —
+// instead of one formatted log event and one write per request.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sockets
+
+/// One loop's buffered access log.
+///
+/// `@unchecked Sendable`: `buffer`, the time cache and `flushPending` are touched only on
+/// `loop` (and by the loop's stop completion, after the loop has run its last task).
+final class HTTPAccessLog: @unchecked Sendable {
+    let settings: HTTPAccessLogSettings
+    private let loop: any IOEventLoop
+    private var buffer: [UInt8] = []
+    private var flushPending = false
+    /// "YYYY-MM-DDTHH:MM:SS.mmmZ", its seconds part rebuilt once a second.
+    private var time = [UInt8](repeating: UInt8(ascii: "0"), count: 24)
+    private var timeSecond = -1
+
+    /// Most bytes per `write`: a write to a pipe up to `PIPE_BUF` is atomic, so lines from
+    /// several loops and the application's own log never interleave mid-line.
+    static let writeChunk = 4096
+
+    init(settings: HTTPAccessLogSettings, loop: any IOEventLoop) {
+        self.settings = settings
+        self.loop = loop
+        buffer.reserveCapacity(settings.bufferBytes + 1024)
+    }
+
+    /// Appends the line for `entry`; writes the buffer once it is full. Call on the loop.
+    func record(_ entry: HTTPAccessLogEntry) {
+        stampTime()
+        HTTPAccessLogLine.append(entry, time: time, format: settings.format, to: &buffer)
+        if buffer.count >= settings.bufferBytes {
+            flush()
+        } else if !flushPending {
+            flushPending = true
+            loop.schedule(after: settings.flushInterval) { [self] in
+                flushPending = false
+                flush()
+            }
+        }
+    }
+
+    /// Writes every buffered line.
+    func flush() {
+        var start = 0
+        while start < buffer.count {
+            // Whole lines, at most `writeChunk` bytes (a longer line goes alone).
+            var end = min(buffer.count, start + Self.writeChunk)
+            if end < buffer.count, let lastNewline = buffer[start ..< end].lastIndex(of: UInt8(ascii: "\n")) {
+                end = lastNewline + 1
+            }
+            let written = buffer[start ..< end].withUnsafeBytes { write(settings.descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { break }  // the log is gone (closed, full disk): drop, keep serving
+            start += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Brings `time` to now: the seconds part when the second changed, the milliseconds always.
+    private func stampTime() {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let second = Int(now.tv_sec)
+        if second != timeSecond {
+            timeSecond = second
+            var seconds = time_t(second)
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            put(Int(parts.tm_year) + 1900, width: 4, at: 0)
+            time[4] = UInt8(ascii: "-")
+            put(Int(parts.tm_mon) + 1, width: 2, at: 5)
+            time[7] = UInt8(ascii: "-")
+            put(Int(parts.tm_mday), width: 2, at: 8)
+            time[10] = UInt8(ascii: "T")
+            put(Int(parts.tm_hour), width: 2, at: 11)
+            time[13] = UInt8(ascii: ":")
+            put(Int(parts.tm_min), width: 2, at: 14)
+            time[16] = UInt8(ascii: ":")
+            put(Int(parts.tm_sec), width: 2, at: 17)
+            time[19] = UInt8(ascii: ".")
+            time[23] = UInt8(ascii: "Z")
+        }
+        put(Int(now.tv_nsec / 1_000_000), width: 3, at: 20)
+    }
+
+    private func put(_ value: Int, width: Int, at offset: Int) {
+        var rest = value
+        for index in stride(from: offset + width - 1, through: offset, by: -1) {
+            time[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+    }
+}
+
+/// What each event loop keeps for its connections: the Date line and the access log.
+final class HTTPLoopContext: Sendable {
+    let dateCache = HTTPDateCache()
+    let accessLog: HTTPAccessLog?
+
+    init(accessLog: HTTPAccessLog?) {
+        self.accessLog = accessLog
+    }
+}
