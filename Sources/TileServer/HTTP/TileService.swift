@@ -106,6 +106,8 @@ public final class TileService: HTTPResponder {
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile(let tile): return tileResponse(request, tile, completion: completion)
         case .staticMap(let view): return staticResponse(request, view, completion: completion)
+        case .wmts(let wmts): return wmtsResponse(request, wmts, completion: completion)
+        case .ogcAPI(let ogc): return ogcAPIResponse(request, ogc, completion: completion)
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)
         }

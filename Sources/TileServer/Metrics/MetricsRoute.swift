@@ -11,6 +11,8 @@ enum MetricsRoute {
     static let metrics = "metrics"
     static let admin = "admin"
     static let asset = "asset"
+    static let wmts = "wmts"
+    static let ogcAPI = "ogc"
     /// Paths that match no route, and answers the connection makes itself.
     static let other = HTTPServerMetrics.otherRoute
 }
@@ -26,6 +28,8 @@ extension Route {
         case .metrics: MetricsRoute.metrics
         case .asset: MetricsRoute.asset
         case .staticMap: MetricsRoute.staticFile
+        case .wmts: MetricsRoute.wmts
+        case .ogcAPI: MetricsRoute.ogcAPI
         case .clearCache, .reload: MetricsRoute.admin
         }
     }

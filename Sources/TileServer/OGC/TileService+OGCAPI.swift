@@ -1,0 +1,53 @@
+import TileHTTP
+
+extension TileService {
+    /// An OGC API – Tiles request: a JSON document, or a tile through the same path as
+    /// `/{layer}/{z}/{x}/{y}.png` (the same bytes, ETag and caching).
+    func ogcAPIResponse(
+        _ request: HTTPRequest, _ route: OGCAPIRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> HTTPResponse? {
+        let layers = state.layers
+        let base = baseURL(for: request)
+        switch route {
+        case .landing: return jsonAnswer(OGCAPIDocuments.landing(baseURL: base))
+        case .conformance: return jsonAnswer(OGCAPIDocuments.conformance(layers: layers.layers))
+        case .collections: return jsonAnswer(OGCAPIDocuments.collections(layers: layers.layers, baseURL: base))
+        case .tileMatrixSets: return jsonAnswer(OGCTileMatrixSetDocument.list(baseURL: base))
+        case .tileMatrixSet: return jsonAnswer(OGCTileMatrixSetDocument.document(layers: layers.layers))
+        case .collection(let name):
+            guard let layer = layers[name] else { return errorResponse(.notFound, "no such collection \"\(name)\"") }
+            return jsonAnswer(OGCAPIDocuments.collection(layer, baseURL: base))
+        case .tilesets(let name, let vector), .tileset(let name, let vector), .tile(let name, let vector, _, _, _):
+            guard let layer = layers[name] else { return errorResponse(.notFound, "no such collection \"\(name)\"") }
+            guard OGCTileFormat.of(layer).isVector == vector else {
+                return errorResponse(.notFound, "collection \"\(name)\" has its tiles at \(OGCAPITilesets.path(of: layer, baseURL: ""))")
+            }
+            switch route {
+            case .tilesets: return jsonAnswer(OGCAPITilesets.list(layer, baseURL: base))
+            case .tileset: return jsonAnswer(OGCAPITilesets.tileset(layer, baseURL: base))
+            case .tile(_, _, let matrix, let row, let column):
+                return ogcAPITile(request, layer: layer, matrix: matrix, row: row, column: column, completion: completion)
+            default: return nil
+            }
+        }
+    }
+
+    /// OGC 20-057 /req/core/tc-error: a tile outside the tileset's limits is 404, a
+    /// coordinate that is not a number 400.
+    private func ogcAPITile(
+        _ request: HTTPRequest, layer: Layer, matrix: String, row: String, column: String,
+        completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> HTTPResponse? {
+        var numbers: [Int] = []
+        for (name, text) in [("tileMatrix", matrix), ("tileRow", row), ("tileCol", column)] {
+            guard let value = WMTSTileRequest.number(text) else { return errorResponse(.badRequest, "\(name) \"\(text)\" is not a number") }
+            numbers.append(value)
+        }
+        guard let limits = TileMatrixLimits.of(layer).first(where: { $0.zoom == numbers[0] }),
+              limits.contains(row: numbers[1], column: numbers[2]) else {
+            return errorResponse(.notFound, "tile \(numbers[0])/\(numbers[1])/\(numbers[2]) is outside the tileset's limits")
+        }
+        return tileResponse(request, TileRoute(layer: layer.name, z: numbers[0], x: numbers[2], y: numbers[1], scale: 1),
+                            completion: completion)
+    }
+}
