@@ -32,8 +32,8 @@ extension TileService {
         }
     }
 
-    /// OGC 20-057 /req/core/tc-error: a tile outside the tileset's limits is 404, a
-    /// coordinate that is not a number 400.
+    /// A tile of the tileset: outside its `tileMatrixSetLimits` (OGC 20-057 /req/core/tc-error)
+    /// 404, as for an XYZ tile out of range but without wrapping columns; not a number 400.
     private func ogcAPITile(
         _ request: HTTPRequest, layer: Layer, matrix: String, row: String, column: String,
         completion: @escaping @Sendable (HTTPResponse) -> Void

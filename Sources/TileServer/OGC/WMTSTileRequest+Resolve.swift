@@ -28,7 +28,7 @@ extension WMTSTileRequest {
         }
         guard let limits = TileMatrixLimits.of(layer).first(where: { $0.zoom == zoom }) else {
             return .failure(WMTSException(code: .tileOutOfRange, locator: "TileMatrix",
-                                          text: "tile matrix \(zoom) is outside layer \"\(layer.name)\"'s \(layer.minZoom)-\(layer.maxZoom)"))
+                                          text: "tile matrix \(zoom) is outside the zooms \(layer.minZoom)-\(layer.maxZoom) of layer \"\(layer.name)\""))
         }
         guard let row = Self.number(tileRow) else { return .failure(.invalid("TileRow", "TileRow \"\(tileRow)\" is not a number")) }
         guard let column = Self.number(tileCol) else { return .failure(.invalid("TileCol", "TileCol \"\(tileCol)\" is not a number")) }
