@@ -60,6 +60,7 @@ import TileHTTP
             source: {type: debug}
         """, assets: WebAssets(), folder: folder)
         #expect(page.contains("<a href=\"http://localhost:8080/wmts/1.0.0/WMTSCapabilities.xml\">"))
+        #expect(page.contains("<a href=\"/wmts/1.0.0/WMTSCapabilities.xml\">WMTS</a><a href=\"/ogc\">OGC API</a>"))
         for name in ["world", "grid"] {
             #expect(page.contains("<a href=\"http://localhost:8080/ogc/collections/\(name)/map/tiles/WebMercatorQuad\">"))
             #expect(page.contains("layer <code>\(name)</code>"))
