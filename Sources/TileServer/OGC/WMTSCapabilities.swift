@@ -62,7 +62,7 @@ enum WMTSCapabilities {
         <ows:LowerCorner>\(west) \(bounds.south)</ows:LowerCorner><ows:UpperCorner>\(east) \(bounds.north)</ows:UpperCorner>\
         </ows:WGS84BoundingBox>
         <ows:Identifier>\(name)</ows:Identifier>
-        <Style isDefault="true"><ows:Identifier>\(WMTSRequest.defaultStyle)</ows:Identifier></Style>
+        <Style isDefault="true"><ows:Title>\(WMTSRequest.defaultStyle)</ows:Title><ows:Identifier>\(WMTSRequest.defaultStyle)</ows:Identifier></Style>
         <Format>\(format.mediaType)</Format>
 
         """
