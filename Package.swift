@@ -23,10 +23,11 @@ let package = Package(
     targets: [
         // Pure Web Mercator tile and camera geometry.
         .target(name: "TileGeometry"),
-        // epoll and eventfd, which Glibc's Swift module does not export.
+        // epoll, eventfd, accept4, sendfile and malloc tuning, which Glibc's Swift module does
+        // not export; linked only on Linux.
         .target(name: "CLinux"),
-        // POSIX sockets and the epoll event loop, no HTTP.
-        .target(name: "Sockets", dependencies: ["CLinux"]),
+        // POSIX sockets and the two transports (epoll on Linux, Dispatch anywhere), no HTTP.
+        .target(name: "Sockets", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         // HTTP/1.1 over Sockets' event loops; knows no tiles.
         .target(
             name: "TileHTTP",
@@ -59,7 +60,8 @@ let package = Package(
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "CLinux",
+                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "Sockets",
+                .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -1,3 +1,4 @@
+#ifdef __linux__
 #define _GNU_SOURCE
 #include "CLinux.h"
 
@@ -81,3 +82,4 @@ void clinux_tune_malloc(int arenas) {
 }
 
 int clinux_release_free_memory(void) { return malloc_trim(0); }
+#endif

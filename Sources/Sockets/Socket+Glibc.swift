@@ -1,17 +1,11 @@
 // Platform shims: the few calls whose names or constants differ between Glibc and Darwin,
-// or clash with `Socket`'s own method names.
+// or clash with `Socket`'s own method names. Linux here; Darwin in Socket+Darwin.swift.
 
-#if canImport(Glibc)
+#if os(Linux)
 import CLinux
 import Glibc
 
 let socketStreamType = Int32(SOCK_STREAM.rawValue)
-
-#elseif canImport(Darwin)
-import Darwin
-
-let socketStreamType = SOCK_STREAM
-#endif
 
 /// `accept4`: the new socket is non-blocking and close-on-exec from the start (Glibc's Swift
 /// module does not export `accept4`, so it comes from the CLinux shim).
@@ -19,12 +13,23 @@ func acceptNonBlocking(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _
     clinux_accept(fd, address, &length)
 }
 
+/// `writev`, or with `more` a `sendmsg` with `MSG_MORE` (a body follows at once).
+func systemWritev(_ fd: Int32, _ buffers: UnsafeBufferPointer<iovec>, more: Bool) -> Int {
+    more ? clinux_writev_more(fd, buffers.baseAddress, Int32(buffers.count))
+        : writev(fd, buffers.baseAddress, Int32(buffers.count))
+}
+
+/// `sendfile(2)`: bytes sent, or -1 with errno.
+func systemSendfile(to socket: Int32, from file: Int32, offset: Int, count: Int) -> Int {
+    clinux_sendfile(socket, file, offset, count)
+}
+
 func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
 }
 
 func systemClose(_ fd: Int32) -> Int32 {
-    close(fd)
+    Glibc.close(fd)
 }
 
 func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
@@ -34,3 +39,4 @@ func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
 func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     connect(fd, address, length)
 }
+#endif

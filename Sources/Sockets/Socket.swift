@@ -2,7 +2,6 @@
 // Invariant: every `Socket` handed out is non-blocking and close-on-exec; the owner closes it once.
 
 #if canImport(Glibc)
-import CLinux
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -68,16 +67,13 @@ public struct Socket: Sendable, Hashable {
     /// Writes the buffers in order with one `writev`; with `more`, tells the kernel that more
     /// follows at once (`MSG_MORE`), so a short head waits for the body's first segment.
     public func write(_ buffers: UnsafeBufferPointer<iovec>, more: Bool = false) -> WriteResult {
-        Self.retrying {
-            more ? clinux_writev_more(descriptor, buffers.baseAddress, Int32(buffers.count))
-                : writev(descriptor, buffers.baseAddress, Int32(buffers.count))
-        }
+        Self.retrying { systemWritev(descriptor, buffers, more: more) }
     }
 
     /// Sends `count` bytes of the file `file` from `offset` with `sendfile`: the kernel moves
     /// them from the page cache to the socket, with no copy through this process.
     public func sendFile(_ file: Int32, offset: Int, count: Int) -> WriteResult {
-        Self.retrying { clinux_sendfile(descriptor, file, offset, count) }
+        Self.retrying { systemSendfile(to: descriptor, from: file, offset: offset, count: count) }
     }
 
     /// Runs a write-like call until it is not interrupted, and classifies its result.

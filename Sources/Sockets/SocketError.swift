@@ -10,6 +10,8 @@ public enum SocketError: Error, Equatable, CustomStringConvertible {
     case systemCall(name: String, errno: Int32)
     /// A host that is not a numeric IPv4 or IPv6 address and could not be resolved.
     case invalidAddress(host: String)
+    /// A feature this platform does not have.
+    case unsupported(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum SocketError: Error, Equatable, CustomStringConvertible {
             return "\(name) failed: \(String(cString: strerror(code))) (errno \(code))"
         case .invalidAddress(let host):
             return "cannot resolve address \"\(host)\""
+        case .unsupported(let what):
+            return what
         }
     }
 }

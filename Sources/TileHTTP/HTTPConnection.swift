@@ -1,67 +1,68 @@
-// One client connection: read → parse → respond → write, in order, on one event loop's thread.
+// One client connection: the transport side. It reads, writes and closes as its
+// `HTTPConnectionStateMachine` says, on one event loop; it decides nothing itself.
 
 import Logging
 import Sockets
 import Synchronization
 
-/// A client connection driven by its `EventLoop` (level-triggered epoll).
+/// A client connection driven by its loop (epoll or Dispatch).
 ///
-/// `@unchecked Sendable`: all mutable state is touched only on `loop`'s thread (asserted in
-/// debug builds); `deadline` is atomic so the server's sweeper can read it from elsewhere.
-final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
+/// `@unchecked Sendable`: all mutable state is touched only on `loop` (asserted in debug
+/// builds); `deadline` is atomic so the server's sweeper can read it from elsewhere.
+final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     let socket: Socket
     let peer: String
-    let loop: EventLoop
+    let loop: any IOEventLoop
+    /// A connection beyond the limit, only told 503 before it closes.
+    let isRejection: Bool
     /// Monotonic nanoseconds at which `deadlineExpired` should act; 0 when none.
     let deadline = Atomic<UInt64>(0)
 
     /// Strong: an open connection keeps its server alive (the server drops the connection when
     /// it closes, which breaks the cycle), so releasing a server with open connections is safe.
     private let server: HTTPServer
-    private var parser: HTTPRequestParser
-    /// The events registered with the loop now.
-    private var interest: EventLoop.Events = []
-    private var readSuspended = false
-    private var writeActive = false
+    private var machine: HTTPConnectionStateMachine
     private var output = HTTPOutputQueue()
-    private var awaitingResponse = false
-    private var closeAfterWrite = false
-    /// The client sent end-of-file: answer what it sent, then close.
-    private var peerFinished = false
-    private var lingering = false
+    /// The events registered with the loop now (nil before registration).
+    private var interest: IOEvents?
     private var closed = false
-    private var headerDeadlineSet = false
-
-    /// Output beyond which the connection stops reading more requests until it drains.
-    private static let outputHighWater = 1 << 20
-    /// Seconds to keep reading (and discarding) after an error answer, so the client sees it.
-    private static let lingerSeconds = 2.0
-    /// Bytes read per `read` call.
-    private static let readChunk = 16384
-
     /// The Date line of this connection's loop (one cache per loop: no lock shared between loops).
     private let dateCache: HTTPDateCache
 
-    init(socket: Socket, peer: String, server: HTTPServer, loop: EventLoop, dateCache: HTTPDateCache) {
+    /// Bytes read per `read` call.
+    private static let readChunk = 16384
+    /// Reads per readiness event, so one busy client cannot hold its loop.
+    private static let readsPerEvent = 4
+
+    init(
+        socket: Socket, peer: String, server: HTTPServer, loop: any IOEventLoop, dateCache: HTTPDateCache,
+        isRejection: Bool = false
+    ) {
+        self.isRejection = isRejection
         self.socket = socket
         self.peer = peer
         self.server = server
         self.loop = loop
         self.dateCache = dateCache
-        self.parser = HTTPRequestParser(limits: server.configuration.limits)
+        self.machine = HTTPConnectionStateMachine(limits: server.configuration.limits,
+                                                  timeouts: server.configuration.timeouts, now: Monotonic.nanoseconds)
     }
 
-    /// Starts reading. Called once, on `loop`, after the server registered the connection.
-    func start() {
+    /// Starts the connection on `loop`; with `rejection`, only sends it (lingering) and closes.
+    func start(rejecting rejection: HTTPResponse? = nil) {
         assertInLoop()
-        setDeadline(after: server.configuration.idleTimeout)
-        interest = [.readable, .readHangUp]
         do {
-            try loop.register(socket.descriptor, events: interest, handler: self)
+            try loop.register(socket.descriptor, events: [], handler: self)
+            interest = []
         } catch {
             server.logger.warning("cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
-            interest = []
-            close()
+            closeNow()
+            return
+        }
+        if let rejection {
+            run(machine.reject(with: rejection, now: Monotonic.nanoseconds))
+        } else {
+            applyState()
         }
     }
 
@@ -69,263 +70,157 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
         assert(loop.inLoop, "HTTPConnection used off its event loop")
     }
 
-    // MARK: Events
+    // MARK: Events from the loop
 
-    func handleEvents(_ events: EventLoop.Events) {
+    func handleEvents(_ events: IOEvents) {
         guard !closed else { return }
         // An error, or both directions shut (a reset, or the client's FIN after ours): nothing
         // more can be sent, and level-triggered hang-ups would repeat until the close.
-        if !events.isDisjoint(with: [.error, .hangUp]) {
-            close()
+        if !events.isDisjoint(with: [.error, .hangUp]) && !machine.wantsRead {
+            run(machine.connectionFailed())
             return
         }
-        if events.contains(.writable) && writeActive {
-            flush()
+        if events.contains(.writable) && !output.isEmpty {
+            run(writeOutput())
             if closed { return }
-            processRequests()
         }
-        if !events.isDisjoint(with: [.readable, .readHangUp]) && !readSuspended && !closed {
-            handleReadable()
-        }
-    }
-
-    /// Registers the events the connection's state wants, when they changed.
-    private func updateInterest() {
-        var wanted: EventLoop.Events = []
-        if !readSuspended { wanted.formUnion([.readable, .readHangUp]) }
-        if writeActive { wanted.insert(.writable) }
-        guard wanted != interest, !closed else { return }
-        interest = wanted
-        loop.modify(socket.descriptor, events: wanted)
-    }
-
-    // MARK: Reading and parsing
-
-    private func handleReadable() {
-        assertInLoop()
-        var reads = 0
-        readLoop: while reads < 4 {
-            reads += 1
-            let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer in
-                let result = socket.read(into: buffer)
-                if case .bytes(let n) = result, !lingering {
-                    parser.append(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
-                }
-                return result
-            }
-            switch result {
-            case .bytes(let n):
-                if n < Self.readChunk { break readLoop }
-            case .wouldBlock:
-                break readLoop
-            case .endOfFile:
-                peerClosed()
-                return
-            case .failed:
-                close()
-                return
-            }
-        }
-        if lingering { return }
-        processRequests()
-    }
-
-    private func peerClosed() {
-        // The client will send nothing more (it may have half-closed after a pipeline, as
-        // `nc -N` does): answer every complete request it sent, then close.
-        suspendReading()
-        peerFinished = true
-        if lingering { close() } else { processRequests() }
-    }
-
-    /// Parses and answers every complete request in order, then writes.
-    private func processRequests() {
-        assertInLoop()
-        var pausedAtHighWater = false
-        repeat {
-            parseAndRespond()
-            pausedAtHighWater = output.byteCount >= Self.outputHighWater
-            flush()
-            // Paused at the high-water mark but the socket took everything at once: no write
-            // event will follow, so go on with the rest of the pipeline now.
-        } while pausedAtHighWater && output.isEmpty && !closed
-        updateDeadline()
-    }
-
-    private func parseAndRespond() {
-        while !awaitingResponse && !closeAfterWrite && !closed && output.byteCount < Self.outputHighWater {
-            let request: HTTPRequest
-            do {
-                guard let next = try parser.next() else {
-                    if peerFinished { closeAfterWrite = true }
-                    break
-                }
-                request = next
-            } catch {
-                server.log(parseError: error, peer: peer)
-                closeAfterWrite = true
-                enqueue(HTTPResponse.text(error.status, error.description), method: .get, version: .http1_1,
-                        keepAlive: false, target: nil, started: Monotonic.nanoseconds)
-                break
-            }
-            headerDeadlineSet = false
-            awaitingResponse = true
-            let keepAlive = request.keepAlive && !server.isShuttingDown
-            let started = Monotonic.nanoseconds
-            let context = HTTPRequestContext(peer: peer)
-            let immediate = server.responder.respond(to: request, context: context) { [self] response in
-                loop.execute { [self] in
-                    complete(request, response, keepAlive: keepAlive, started: started)
-                    processRequests()
-                }
-            }
-            if let immediate {
-                complete(request, immediate, keepAlive: keepAlive, started: started)
-            } else {
-                // Read nothing more until the answer is out: a client must not fill memory
-                // with what it sends meanwhile (the parser's limits apply only as it parses).
-                suspendReading()
-            }
-        }
-    }
-
-    private func complete(_ request: HTTPRequest, _ response: HTTPResponse, keepAlive: Bool, started: UInt64) {
-        assertInLoop()
-        awaitingResponse = false
-        guard !closed else { return }
-        if !keepAlive { closeAfterWrite = true }
-        enqueue(response, method: request.method, version: request.version, keepAlive: keepAlive,
-                target: request.target, started: started)
-    }
-
-    private func enqueue(
-        _ response: HTTPResponse, method: HTTPMethod, version: HTTPVersion, keepAlive: Bool,
-        target: String?, started: UInt64
-    ) {
-        // The head in three pieces, none copied: fields (encoded once for a prepared response),
-        // the shared Date line, the constant tail.
-        let fields = response.preparedHead ?? HTTPResponseEncoder.fields(of: response)
-        let dateLine = dateCache.headerLine
-        let tail = HTTPResponseEncoder.tail(keepAlive: keepAlive, version: version)
-        let headBytes = fields.count + dateLine.count + tail.count
-        // HEAD: the same headers as GET, never a body.
-        let sendsBody = method != .head && !response.status.forbidsBody
-        output.append(fields)
-        output.append(dateLine)
-        output.append(tail)
-        if sendsBody {
-            if let file = response.file { output.append(file) } else { output.append(response.body) }
-        }
-        server.requestFinished(peer: peer, method: method, target: target ?? "-", response: response,
-                               bytes: headBytes + (sendsBody ? response.contentLength : 0), started: started)
-    }
-
-    // MARK: Writing
-
-    private func flush() {
-        assertInLoop()
-        guard !closed else { return }
-        switch output.write(to: socket) {
-        case .done:
-            if writeActive {
-                writeActive = false
-                updateInterest()
-            }
-            if closeAfterWrite && !awaitingResponse { finishAfterWrite() } else { resumeReadingIfNeeded() }
-        case .pending:
-            writeActive = true
-            if output.byteCount >= Self.outputHighWater { suspendReading() }
-            updateInterest()
-        case .failed:
-            close()
-        }
-    }
-
-    /// All answers are out and the connection is to close: send FIN, then discard what the
-    /// client still sends for a moment (a lingering close, so it reads our answer, not a reset).
-    private func finishAfterWrite() {
-        if readSuspended || lingering {
-            close()
-            return
-        }
-        lingering = true
-        socket.shutdownWrite()
-        setDeadline(after: Self.lingerSeconds)
-    }
-
-    private func suspendReading() {
-        if !readSuspended {
-            readSuspended = true
-            updateInterest()
-        }
-    }
-
-    private func resumeReadingIfNeeded() {
-        if readSuspended && !closeAfterWrite && !peerFinished && !awaitingResponse {
-            readSuspended = false
-            updateInterest()
-        }
-    }
-
-    // MARK: Deadlines
-
-    private func setDeadline(after seconds: Double) {
-        deadline.store(Monotonic.nanoseconds + UInt64(seconds * 1e9), ordering: .relaxed)
-    }
-
-    private func updateDeadline() {
-        guard !closed, !lingering else { return }
-        if awaitingResponse {
-            deadline.store(0, ordering: .relaxed)
-        } else if !output.isEmpty {
-            setDeadline(after: server.configuration.idleTimeout)
-        } else if parser.hasPartialRequest {
-            // The header timeout runs from the first byte of a request; more bytes do not extend it.
-            if !headerDeadlineSet {
-                headerDeadlineSet = true
-                setDeadline(after: server.configuration.headerTimeout)
-            }
-        } else {
-            setDeadline(after: server.configuration.idleTimeout)
+        if !events.isDisjoint(with: [.readable, .readHangUp, .hangUp, .error]) && machine.wantsRead {
+            readInput()
         }
     }
 
     /// Called on `loop` by the server's sweeper when `deadline` may have passed.
     func deadlineExpired() {
         assertInLoop()
-        let due = deadline.load(ordering: .relaxed)
-        guard !closed, due != 0, due <= Monotonic.nanoseconds else { return }
-        if !lingering && output.isEmpty && !awaitingResponse && parser.hasPartialRequest {
-            server.logger.info("request header timeout", metadata: ["peer": "\(peer)"])
-            closeAfterWrite = true
-            enqueue(.text(.requestTimeout, "request header not received within \(server.configuration.headerTimeout) s"),
-                    method: .get, version: .http1_1, keepAlive: false, target: nil, started: Monotonic.nanoseconds)
-            flush()
-            if !closed && !lingering { close() }
-        } else {
-            close()
-        }
+        guard !closed else { return }
+        run(machine.timerFired(now: Monotonic.nanoseconds))
     }
-
-    // MARK: Shutdown
 
     /// Graceful shutdown: an idle connection closes now, a busy one after its current answer.
     func shutdownGracefully() {
         assertInLoop()
         guard !closed else { return }
-        closeAfterWrite = true
-        if !awaitingResponse && output.isEmpty && !lingering { close() }
+        run(machine.shutdown(now: Monotonic.nanoseconds))
     }
 
-    /// Closes the connection now: stops watching the socket, closes it, and leaves the server.
+    /// Closes the connection now, whatever its state (the end of a shutdown's grace period).
     func close() {
         assertInLoop()
+        closeNow()
+    }
+
+    // MARK: Reading and writing
+
+    private func readInput() {
+        for _ in 0 ..< Self.readsPerEvent where machine.wantsRead && !closed {
+            var last = 0
+            let action: HTTPConnectionStateMachine.Action? = withUnsafeTemporaryAllocation(
+                byteCount: Self.readChunk, alignment: 1
+            ) { buffer in
+                switch socket.read(into: buffer) {
+                case .bytes(let n):
+                    last = n
+                    return machine.bytesRead(UnsafeRawBufferPointer(rebasing: buffer[..<n]), now: Monotonic.nanoseconds)
+                case .wouldBlock: return nil
+                case .endOfFile: return machine.inputEnded(now: Monotonic.nanoseconds)
+                case .failed: return machine.connectionFailed()
+                }
+            }
+            guard let action else { break }
+            run(action)
+            if last < Self.readChunk { break }
+        }
+    }
+
+    /// Writes what is queued and tells the machine how far it got.
+    private func writeOutput() -> HTTPConnectionStateMachine.Action {
+        let before = output.byteCount
+        switch output.write(to: socket) {
+        case .done, .pending:
+            return machine.wrote(before - output.byteCount, pending: output.byteCount, now: Monotonic.nanoseconds)
+        case .failed:
+            output.removeAll()
+            return machine.connectionFailed()
+        }
+    }
+
+    /// Carries out `first` and every action that follows from it, then registers the events
+    /// and the deadline the machine wants.
+    private func run(_ first: HTTPConnectionStateMachine.Action) {
+        var action = first
+        while !closed {
+            switch action {
+            case .wait:
+                applyState()
+                return
+            case .respond(let request, let id):
+                action = respond(to: request, id: id)
+            case .send(let outgoing):
+                enqueue(outgoing)
+                action = writeOutput()
+            case .lingerClose:
+                socket.shutdownWrite()
+                action = .wait
+            case .close:
+                closeNow()
+            }
+        }
+    }
+
+    private func respond(to request: HTTPRequest, id: UInt64) -> HTTPConnectionStateMachine.Action {
+        let context = HTTPRequestContext(peer: peer)
+        let immediate = server.responder.respond(to: request, context: context) { [self] response in
+            loop.execute { [self] in
+                guard !closed else { return }
+                run(machine.answerReady(response, id: id, now: Monotonic.nanoseconds))
+            }
+        }
+        guard let immediate else { return machine.answerDeferred(id: id) }
+        return machine.answerReady(immediate, id: id, now: Monotonic.nanoseconds)
+    }
+
+    private func enqueue(_ outgoing: HTTPOutgoingResponse) {
+        let response = outgoing.response
+        if let error = outgoing.parseError { server.log(parseError: error, peer: peer) }
+        // The head in three pieces, none copied: fields (encoded once for a prepared response),
+        // the shared Date line, the constant tail.
+        let fields = response.preparedHead ?? HTTPResponseEncoder.fields(of: response)
+        let dateLine = dateCache.headerLine
+        let tail = HTTPResponseEncoder.tail(keepAlive: outgoing.keepAlive, version: outgoing.version)
+        let headBytes = fields.count + dateLine.count + tail.count
+        // HEAD: the same headers as GET, never a body.
+        let sendsBody = outgoing.method != .head && !response.status.forbidsBody
+        output.append(fields)
+        output.append(dateLine)
+        output.append(tail)
+        if sendsBody {
+            if let file = response.file { output.append(file) } else { output.append(response.body) }
+        }
+        server.requestFinished(peer: peer, method: outgoing.method, target: outgoing.target ?? "-",
+                               response: response, bytes: headBytes + (sendsBody ? response.contentLength : 0),
+                               started: outgoing.started)
+    }
+
+    /// Registers the events the machine wants, when they changed, and publishes its deadline.
+    private func applyState() {
+        guard !closed else { return }
+        var wanted: IOEvents = []
+        if machine.wantsRead { wanted.formUnion([.readable, .readHangUp]) }
+        if machine.wantsWrite { wanted.insert(.writable) }
+        if let interest, wanted != interest {
+            self.interest = wanted
+            loop.modify(socket.descriptor, events: wanted)
+        }
+        deadline.store(machine.deadline ?? 0, ordering: .relaxed)
+    }
+
+    /// Stops watching the socket, closes it, and leaves the server.
+    private func closeNow() {
         guard !closed else { return }
         closed = true
         deadline.store(0, ordering: .relaxed)
         output.removeAll()
-        loop.deregister(socket.descriptor)
-        socket.close()
+        if interest != nil { loop.close(socket.descriptor) } else { socket.close() }
         server.connectionClosed(self)
     }
 }

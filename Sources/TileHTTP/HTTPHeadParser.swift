@@ -6,7 +6,9 @@ enum HTTPHeadParser {
     private static let cr = UInt8(ascii: "\r")
 
     /// Parses `head`, which ends with the empty line.
-    static func parse(_ head: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPRequest {
+    static func parse(_ head: ArraySlice<UInt8>, maxFields: Int = HTTPParserLimits.defaultHeaderFields)
+        throws(HTTPParseError) -> HTTPRequest
+    {
         // Line by line, in place: no array of lines.
         var rest = head[...]
         func nextLine() -> ArraySlice<UInt8>? {
@@ -26,12 +28,19 @@ enum HTTPHeadParser {
                 guard rest.allSatisfy({ $0 == cr || $0 == UInt8(ascii: "\n") }) else { throw .malformedHeader }
                 break
             }
+            if headers.count >= maxFields { throw .tooManyHeaderFields(limit: maxFields) }
             let (name, value) = try parseField(line)
             headers.add(HTTPHeaderName(name), value)
         }
         // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
         if version == .http1_1 && headers.values(.host).count != 1 { throw .missingOrDuplicateHost }
         let parsedTarget = try HTTPRequestTarget(parsing: target)
+        // RFC 9112 §3.2.4: the asterisk form is for a server-wide OPTIONS only.
+        if parsedTarget.isAsterisk && method != "OPTIONS" {
+            throw .malformedTarget(reason: "\"*\" is a target for OPTIONS only")
+        }
+        // RFC 9112 §3.2.2: with an absolute-form target, its authority is the host; Host is ignored.
+        if let authority = parsedTarget.authority { headers.set(.host, authority) }
         return HTTPRequest(method: HTTPMethod(method), target: target, pathSegments: parsedTarget.pathSegments,
                            query: parsedTarget.query, version: version, headers: headers)
     }
@@ -52,12 +61,20 @@ enum HTTPHeadParser {
             version = .http1_1
         } else if versionBytes.elementsEqual("HTTP/1.0".utf8) {
             version = .http1_0
+        } else if isLaterHTTP1(versionBytes) {
+            version = .http1_1  // RFC 9110 §6.2: answer a later 1.x as the highest 1.x we speak
         } else if isVersionShaped(Array(versionBytes)) {
             throw .unsupportedVersion
         } else {
             throw .malformedRequestLine
         }
         return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), version)
+    }
+
+    /// "HTTP/1.d" with d from 2 to 9.
+    private static func isLaterHTTP1(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.count == 8 && bytes.starts(with: "HTTP/1.".utf8)
+            && bytes.last! >= UInt8(ascii: "2") && bytes.last! <= UInt8(ascii: "9")
     }
 
     /// "HTTP/d.d": a well-formed version we do not speak (505), as opposed to garbage (400).

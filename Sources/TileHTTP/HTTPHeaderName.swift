@@ -34,6 +34,7 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     public static let contentType = HTTPHeaderName("Content-Type")
     public static let date = HTTPHeaderName("Date")
     public static let eTag = HTTPHeaderName("ETag")
+    public static let expect = HTTPHeaderName("Expect")
     public static let host = HTTPHeaderName("Host")
     public static let ifModifiedSince = HTTPHeaderName("If-Modified-Since")
     public static let ifNoneMatch = HTTPHeaderName("If-None-Match")

@@ -4,6 +4,8 @@ public enum HTTPParseError: Error, Equatable, Sendable, CustomStringConvertible 
     case requestLineTooLong(limit: Int)
     /// The header section is larger than the limit (431).
     case headersTooLarge(limit: Int)
+    /// More header fields than the limit (431).
+    case tooManyHeaderFields(limit: Int)
     /// The request line is not `METHOD SP target SP HTTP/x.y` (400).
     case malformedRequestLine
     /// A header line is not `name: value` (400).
@@ -27,7 +29,7 @@ public enum HTTPParseError: Error, Equatable, Sendable, CustomStringConvertible 
     public var status: HTTPStatus {
         switch self {
         case .requestLineTooLong: return .uriTooLong
-        case .headersTooLarge: return .requestHeaderFieldsTooLarge
+        case .headersTooLarge, .tooManyHeaderFields: return .requestHeaderFieldsTooLarge
         case .unsupportedVersion: return .httpVersionNotSupported
         case .unsupportedTransferEncoding: return .notImplemented
         case .bodyTooLarge: return .contentTooLarge
@@ -39,6 +41,7 @@ public enum HTTPParseError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .requestLineTooLong(let limit): return "request line longer than \(limit) bytes"
         case .headersTooLarge(let limit): return "request header section larger than \(limit) bytes"
+        case .tooManyHeaderFields(let limit): return "more than \(limit) header fields"
         case .malformedRequestLine: return "malformed request line (expected: METHOD /path HTTP/1.1)"
         case .malformedHeader: return "malformed header line (expected: Name: value)"
         case .malformedTarget(let reason): return "bad request target: \(reason)"

@@ -6,22 +6,28 @@ public struct HTTPParserLimits: Sendable, Equatable {
     public var maxHeaderBytes: Int
     /// Largest request body, in bytes (413 beyond).
     public var maxBodyBytes: Int
+    /// Most header fields in one request (431 beyond).
+    public var maxHeaderFields: Int
 
     /// Default request-line limit: 8 KiB, as nginx's `large_client_header_buffers`.
     public static let defaultRequestLineBytes = 8192
     /// Default header-section limit: 32 KiB.
     public static let defaultHeaderBytes = 32768
-    /// Default body limit: 1 MiB (the server takes no uploads).
-    public static let defaultBodyBytes = 1 << 20
+    /// Default body limit: 16 KiB (no tile route takes a body; admin requests carry none to speak of).
+    public static let defaultBodyBytes = 16 << 10
+    /// Default header field limit: 100, as NIO's and Go's servers allow about as many.
+    public static let defaultHeaderFields = 100
 
     /// Limits, each with its default.
     public init(
         maxRequestLineBytes: Int = defaultRequestLineBytes,
         maxHeaderBytes: Int = defaultHeaderBytes,
-        maxBodyBytes: Int = defaultBodyBytes
+        maxBodyBytes: Int = defaultBodyBytes,
+        maxHeaderFields: Int = defaultHeaderFields
     ) {
         self.maxRequestLineBytes = maxRequestLineBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
+        self.maxHeaderFields = maxHeaderFields
     }
 }

@@ -47,6 +47,17 @@ public struct HTTPRequest: Sendable, Equatable {
         }
     }
 
+    /// Whether the client waits for `100 Continue` before sending its body (RFC 9110 §10.1.1).
+    public var expectsContinue: Bool {
+        headers[.expect].map { Substring($0).trimmingSpaces.lowercased() == "100-continue" } ?? false
+    }
+
+    /// The body length the client announced (it may not all have been read: see
+    /// `HTTPRequestParser.bodyWithheld`).
+    public var announcedBodyLength: Int {
+        headers[.contentLength].flatMap { Int(Substring($0).trimmingSpaces) } ?? body.count
+    }
+
     /// The decoded query parameters in order (`+` is a space, per HTML forms).
     public var queryItems: [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }

@@ -16,6 +16,13 @@ public struct HTTPRequestParser: Sendable {
     private var requestLineEnd: Int?
     /// A parsed head waiting for `remaining` body bytes.
     private var pendingHead: (request: HTTPRequest, bodyLength: Int)?
+    /// Bytes of empty lines skipped before the current request line: they count toward the
+    /// header limit (RFC 9112 §2.2 lets a server ignore them, not take them without end).
+    private var leadingEmptyBytes = 0
+    /// A request was handed over before its body arrived (`Expect: 100-continue`): the bytes
+    /// that follow are that body, not a request, so the parser yields nothing more and the
+    /// connection must close after its answer.
+    public private(set) var bodyWithheld = false
 
     private static let lf = UInt8(ascii: "\n")
     private static let cr = UInt8(ascii: "\r")
@@ -30,6 +37,9 @@ public struct HTTPRequestParser: Sendable {
         pendingHead != nil || buffer[start...].contains { $0 != Self.cr && $0 != Self.lf }
     }
 
+    /// Bytes held that belong to no answered request yet (what a client costs in memory now).
+    public var bufferedBytes: Int { buffer.count - start }
+
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(contentsOf: bytes)
@@ -42,11 +52,20 @@ public struct HTTPRequestParser: Sendable {
 
     /// The next complete request, nil when more bytes are needed.
     public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
+        if bodyWithheld { return nil }
         if pendingHead == nil {
             guard let head = try parseHead() else { return nil }
             pendingHead = head
         }
-        guard let (request, bodyLength) = pendingHead, buffer.count - start >= bodyLength else { return nil }
+        guard let (request, bodyLength) = pendingHead else { return nil }
+        if buffer.count - start < bodyLength {
+            // RFC 9110 §10.1.1: a client that expects 100-continue waits for our status before
+            // it sends the body. No route here takes a body, so it gets its final status now.
+            guard request.expectsContinue else { return nil }
+            bodyWithheld = true
+            pendingHead = nil
+            return request
+        }
         var complete = request
         if bodyLength > 0 { complete.body = Array(buffer[start ..< start + bodyLength]) }
         start += bodyLength
@@ -56,28 +75,38 @@ public struct HTTPRequestParser: Sendable {
         return complete
     }
 
+    /// Drops consumed bytes from the front: all of them when nothing is left, else when they
+    /// are most of the buffer. Indexes into the buffer move with it.
     private mutating func compact() {
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 65536)
             start = 0
             scanIndex = 0
+            requestLineEnd = nil
         } else if start > 4096 && start > buffer.count / 2 {
             buffer.removeFirst(start)
             scanIndex -= start
+            requestLineEnd = requestLineEnd.map { $0 - start }
             start = 0
         }
     }
 
     /// Finds and parses a complete header section, or checks the limits on a partial one.
     private mutating func parseHead() throws(HTTPParseError) -> (request: HTTPRequest, bodyLength: Int)? {
-        // RFC 9112 §2.2: ignore empty lines received before the request line.
+        // RFC 9112 §2.2: ignore empty lines received before the request line, counting them
+        // toward the header limit and dropping them from the buffer.
         while start < buffer.count, buffer[start] == Self.cr || buffer[start] == Self.lf {
-            if buffer[start] == Self.cr && start + 1 >= buffer.count { return nil }
+            if buffer[start] == Self.cr && start + 1 >= buffer.count { break }
             if buffer[start] == Self.cr && buffer[start + 1] != Self.lf { throw .malformedRequestLine }
-            start += buffer[start] == Self.cr ? 2 : 1
+            let skipped = buffer[start] == Self.cr ? 2 : 1
+            start += skipped
+            leadingEmptyBytes += skipped
         }
+        if leadingEmptyBytes > limits.maxHeaderBytes { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
+        compact()
+        if start < buffer.count, buffer[start] == Self.cr { return nil }  // a lone CR: its LF is still coming
         scanIndex = max(scanIndex, start)
-        let available = buffer.count - start
+        let available = buffer.count - start + leadingEmptyBytes
         if requestLineEnd == nil {
             // Resume the search where the last one stopped: byte-by-byte input stays linear.
             requestLineEnd = buffer[scanIndex...].firstIndex(of: Self.lf)
@@ -93,12 +122,15 @@ public struct HTTPRequestParser: Sendable {
             if available > limits.maxHeaderBytes { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
             return nil
         }
-        if headEnd - start > limits.maxHeaderBytes { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
-        let head = try HTTPHeadParser.parse(buffer[start ..< headEnd])
+        if headEnd - start + leadingEmptyBytes > limits.maxHeaderBytes {
+            throw .headersTooLarge(limit: limits.maxHeaderBytes)
+        }
+        let head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields)
         let bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
         start = headEnd
         scanIndex = headEnd
         requestLineEnd = nil
+        leadingEmptyBytes = 0
         return (head, bodyLength)
     }
 

@@ -5,6 +5,10 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     public var pathSegments: [String]
     /// The raw query (after "?"), or nil.
     public var query: String?
+    /// The authority ("host:port") of an absolute-form target, or nil.
+    public var authority: String?
+    /// Whether the target is "*" (asterisk form).
+    public var isAsterisk = false
 
     /// Parses origin-form ("/a/b?q"), absolute-form ("http://host/a/b?q") or "*" (OPTIONS).
     public init(parsing target: String) throws(HTTPParseError) {
@@ -12,6 +16,7 @@ public struct HTTPRequestTarget: Sendable, Equatable {
         if rest == "*" {
             pathSegments = []
             query = nil
+            isAsterisk = true
             return
         }
         // RFC 9112 §3.2.2: a server must accept absolute-form; keep only its path and query.
@@ -21,7 +26,12 @@ public struct HTTPRequestTarget: Sendable, Equatable {
                 throw .malformedTarget(reason: "the path must start with /")
             }
             let afterScheme = rest.drop { $0 != "/" }.dropFirst(2)
-            rest = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
+            let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
+            // RFC 3986 §3.2: userinfo is not part of the host.
+            let hostPart = afterScheme[..<authorityEnd].split(separator: "@").last ?? ""
+            guard !hostPart.isEmpty else { throw .malformedTarget(reason: "absolute-form target without a host") }
+            authority = String(hostPart)
+            rest = authorityEnd < afterScheme.endIndex ? afterScheme[authorityEnd...] : "/"
             if rest.hasPrefix("?") { rest = "/" + rest }
         }
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }

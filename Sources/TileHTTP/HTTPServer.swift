@@ -1,13 +1,15 @@
-// TileHTTP: an HTTP/1.1 server on POSIX sockets and epoll event loops. It knows nothing of
-// tiles: it parses requests, hands them to an `HTTPResponder`, and writes the answers in order.
+// TileHTTP: an HTTP/1.1 server on POSIX sockets and event loops (epoll or Dispatch). It knows
+// nothing of tiles: it parses requests, hands them to an `HTTPResponder`, and writes the answers
+// in order.
 
+import Dispatch
 import Logging
 import Sockets
 import Synchronization
 
 /// Accepts connections and drives them; built once, then started.
 ///
-/// One event loop (thread) per core. The first loop also accepts and deals connections out
+/// One event loop (an epoll thread or a serial Dispatch queue) per core. The first loop also accepts and deals connections out
 /// round robin; a connection then stays on its loop, which reads, parses, answers what it can
 /// at once (cache hits) and writes, with no thread hand-off. Answers that take longer come
 /// back to the loop as a task.
@@ -27,7 +29,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let connections = Mutex<[ObjectIdentifier: HTTPConnection]>([:])
     private let shuttingDown = Atomic<Bool>(false)
     /// The loops, made by `start()`; immutable after it.
-    private var loops: [EventLoop] = []
+    private var loops: [any IOEventLoop] = []
     /// The Date line cache of each loop.
     private var dateCaches: [HTTPDateCache] = []
     private var acceptor: HTTPAcceptor?
@@ -39,11 +41,16 @@ public final class HTTPServer: @unchecked Sendable {
     private static let sweepInterval = 0.25
     /// How long accepting pauses when the process is out of file descriptors, seconds.
     private static let descriptorBackoff = 0.1
-    /// Canned answer for clients beyond the connection limit.
-    private static let overloadedResponse = Array(
-        ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Retry-After: 1\r\nContent-Length: 41\r\nConnection: close\r\n\r\n"
-            + "too many connections, try again shortly\r\n").utf8)
+    /// Rejected connections still lingering (sending their 503); they do not count toward
+    /// `maxConnections`, and beyond `maxLingeringRejections` a rejection closes at once.
+    private let lingeringRejections = Atomic<Int>(0)
+    private static let maxLingeringRejections = 1024
+    /// Descriptors kept beyond `maxConnections` (listener, loops, files, upstream sockets).
+    private static let descriptorHeadroom: UInt64 = 1024
+    /// Answer for clients beyond the connection limit.
+    private static let overloadedResponse = HTTPResponse.text(
+        .serviceUnavailable, "too many connections, try again shortly",
+        headers: [.retryAfter: "1", .cacheControl: "no-store"])
 
     /// A server that will answer with `responder`, counting into `metrics` (by default
     /// through swift-metrics' global factory).
@@ -78,12 +85,13 @@ public final class HTTPServer: @unchecked Sendable {
         // A client that resets while its answer is being written must cost an EPIPE, not the
         // process: writev and sendfile raise SIGPIPE otherwise.
         _ = signal(SIGPIPE, SIG_IGN)
+        raiseDescriptorLimit()
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
         let port: Int
         do {
             port = try socket.localPort()
             for index in 0 ..< max(1, configuration.eventLoops ?? System.coreCount) {
-                loops.append(try EventLoop(name: "tilelayer-io-\(index)"))
+                loops.append(try configuration.transport.makeLoop(name: "tilelayer-io-\(index)"))
                 dateCaches.append(HTTPDateCache())
             }
         } catch {
@@ -135,28 +143,47 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func admit(_ socket: Socket, peer: String) {
-        let count = connectionCount
-        if count >= configuration.maxConnections {
-            Self.overloadedResponse.withUnsafeBufferPointer { bytes in
-                var vector = iovecFor(bytes)
-                _ = withUnsafePointer(to: &vector) { socket.write(UnsafeBufferPointer(start: $0, count: 1)) }
-            }
-            socket.close()
+        let rejecting = lingeringRejections.load(ordering: .relaxed)
+        let overloaded = connectionCount - rejecting >= configuration.maxConnections
+        if overloaded {
             metrics.connectionRejected()
             let (log, suppressed) = warnings.admit("limit")
             if log {
                 logger.warning("connection limit reached; answered 503", metadata: [
                     "limit": "\(configuration.maxConnections)", "suppressedSinceLast": "\(suppressed)"])
             }
-            return
+            guard rejecting < Self.maxLingeringRejections else {
+                socket.close()
+                return
+            }
+            lingeringRejections.add(1, ordering: .relaxed)
         }
         nextLoop = (nextLoop + 1) % loops.count
         let loop = loops[nextLoop]
         let connection = HTTPConnection(socket: socket, peer: peer, server: self, loop: loop,
-                                        dateCache: dateCaches[nextLoop])
+                                        dateCache: dateCaches[nextLoop], isRejection: overloaded)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
-        metrics.connectionOpened()
-        if loop.inLoop { connection.start() } else { loop.execute { connection.start() } }
+        if !overloaded { metrics.connectionOpened() }
+        let rejection = overloaded ? Self.overloadedResponse : nil
+        if loop.inLoop { connection.start(rejecting: rejection) } else { loop.execute { connection.start(rejecting: rejection) } }
+    }
+
+    /// Raises the descriptor limit to fit `maxConnections`, or says why it cannot.
+    private func raiseDescriptorLimit() {
+        let needed = UInt64(configuration.maxConnections) + Self.descriptorHeadroom
+        switch System.raiseDescriptorLimit(to: needed) {
+        case .sufficient: break
+        case .raised(let from, let to):
+            logger.info("raised the open-file limit", metadata: ["from": "\(from)", "to": "\(to)"])
+        case .capped(let needed, let hard):
+            logger.warning("""
+                the open-file limit cannot reach \(needed) (maxConnections + \(Self.descriptorHeadroom)): the hard \
+                limit is \(hard); raise it (ulimit -Hn, or the container's nofile limit) or lower \
+                server.limits.maxConnections; until then clients beyond it wait or get 503
+                """)
+        case .failed(let code):
+            logger.warning("cannot read or raise the open-file limit", metadata: ["errno": "\(code)"])
+        }
     }
 
     /// Checks deadlines every `sweepInterval` (on the first loop) while the server lives.
@@ -183,12 +210,17 @@ public final class HTTPServer: @unchecked Sendable {
 
     func connectionClosed(_ connection: HTTPConnection) {
         let removed = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
-        if removed != nil { metrics.connectionClosed() }
+        guard removed != nil else { return }
+        if connection.isRejection {
+            lingeringRejections.subtract(1, ordering: .relaxed)
+        } else {
+            metrics.connectionClosed()
+        }
     }
 
-    /// Stops accepting, lets requests in flight finish, closes idle connections, and calls
-    /// `completion` when every connection is closed or `gracePeriod` seconds have passed; then
-    /// the event loops stop.
+    /// Stops accepting, lets requests in flight finish, closes idle connections (orderly: FIN,
+    /// then a short linger), and calls `completion` once every connection is closed or
+    /// `gracePeriod` seconds have passed, and every event loop has stopped.
     public func shutdown(gracePeriod: Double = 10, completion: @escaping @Sendable () -> Void) {
         guard !shuttingDown.exchange(true, ordering: .relaxed) else { return }
         guard let first = loops.first, let acceptor else {
@@ -196,8 +228,7 @@ public final class HTTPServer: @unchecked Sendable {
             return
         }
         first.execute { [self] in
-            first.deregister(acceptor.listener.descriptor)
-            acceptor.listener.close()
+            first.close(acceptor.listener.descriptor)
             for connection in connections.withLock({ Array($0.values) }) {
                 connection.loop.execute { connection.shutdownGracefully() }
             }
@@ -209,8 +240,12 @@ public final class HTTPServer: @unchecked Sendable {
     private func waitForConnections(until deadline: UInt64, completion: @escaping @Sendable () -> Void) {
         let remaining = connections.withLock { Array($0.values) }
         if remaining.isEmpty {
-            for loop in loops { loop.stop() }
-            completion()
+            let stopped = DispatchGroup()
+            for loop in loops {
+                stopped.enter()
+                loop.stop { stopped.leave() }
+            }
+            stopped.notify(queue: .global()) { completion() }
             return
         }
         if Monotonic.nanoseconds >= deadline {
@@ -224,7 +259,7 @@ public final class HTTPServer: @unchecked Sendable {
 }
 
 /// The listening socket's handler on the first loop.
-final class HTTPAcceptor: EventLoopHandler, @unchecked Sendable {
+final class HTTPAcceptor: IOEventHandler, @unchecked Sendable {
     let listener: Socket
     private weak var server: HTTPServer?
 
@@ -233,7 +268,7 @@ final class HTTPAcceptor: EventLoopHandler, @unchecked Sendable {
         self.server = server
     }
 
-    func handleEvents(_ events: EventLoop.Events) {
+    func handleEvents(_ events: IOEvents) {
         server?.acceptPending(from: listener)
     }
 }
@@ -243,7 +278,3 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-private func iovecFor(_ bytes: UnsafeBufferPointer<UInt8>) -> iovec {
-    iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
-}

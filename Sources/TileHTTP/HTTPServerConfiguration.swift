@@ -1,3 +1,5 @@
+import Sockets
+
 /// How an `HTTPServer` listens and what it tolerates from clients.
 public struct HTTPServerConfiguration: Sendable {
     /// Address to bind ("0.0.0.0", "127.0.0.1", "::").
@@ -12,6 +14,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var headerTimeout: Double
     /// Seconds an idle keep-alive connection stays open, and a stalled write may wait.
     public var idleTimeout: Double
+    /// Seconds the application has to answer a request (503 after).
+    public var answerTimeout: Double
+    /// Which transport drives connections.
+    public var transport: IOTransport
     /// Whether one access-log line is written per request.
     public var accessLog: Bool
     /// Event-loop threads; nil: one per online core.
@@ -23,12 +29,15 @@ public struct HTTPServerConfiguration: Sendable {
     public static let defaultHeaderTimeout = 10.0
     /// Default idle timeout, seconds.
     public static let defaultIdleTimeout = 60.0
+    /// Default answer timeout, seconds: longer than an upstream's default timeout and retry.
+    public static let defaultAnswerTimeout = 30.0
 
     /// A configuration; every value has a default.
     public init(
         host: String = "0.0.0.0", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
         maxConnections: Int = defaultMaxConnections, headerTimeout: Double = defaultHeaderTimeout,
-        idleTimeout: Double = defaultIdleTimeout, accessLog: Bool = true, eventLoops: Int? = nil
+        idleTimeout: Double = defaultIdleTimeout, answerTimeout: Double = defaultAnswerTimeout,
+        accessLog: Bool = true, eventLoops: Int? = nil, transport: IOTransport = .platformDefault
     ) {
         self.host = host
         self.port = port
@@ -36,7 +45,16 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
+        self.answerTimeout = answerTimeout
+        self.transport = transport
         self.accessLog = accessLog
         self.eventLoops = eventLoops
+    }
+}
+
+extension HTTPServerConfiguration {
+    /// The timeouts as the connection state machine takes them.
+    var timeouts: HTTPConnectionStateMachine.Timeouts {
+        .init(headerSeconds: headerTimeout, idleSeconds: idleTimeout, answerSeconds: answerTimeout)
     }
 }

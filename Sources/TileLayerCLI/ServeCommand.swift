@@ -48,7 +48,13 @@ struct ServeCommand: ParsableCommand {
             printError("tilelayer: \(error)")
             throw ExitCode.failure
         }
-        runner.installSignalHandlers { code in Glibc.exit(code) }
+        runner.installSignalHandlers { code in
+            #if canImport(Glibc)
+            Glibc.exit(code)
+            #else
+            Darwin.exit(code)
+            #endif
+        }
         let shownHost = ["0.0.0.0", "::", ""].contains(configuration.server.host) ? "localhost" : configuration.server.host
         logger.notice("tilelayer serving \(configuration.layers.count) layers at http://\(shownHost):\(boundPort)/",
                       metadata: ["config": "\(config)"])

@@ -1,4 +1,6 @@
+#if os(Linux)
 import CLinux
+#endif
 import Dispatch
 
 /// Keeps glibc's heap from holding on to freed memory, so the process's RSS follows the memory
@@ -11,10 +13,14 @@ enum MemoryUpkeep {
     /// Tunes malloc (fixed mmap threshold, one arena per core) and starts returning free pages
     /// every `interval` seconds; the timer runs while the returned source is kept.
     static func start(cores: Int) -> DispatchSourceTimer {
+        #if os(Linux)
         clinux_tune_malloc(Int32(max(2, cores)))
+        #endif
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .seconds(1))
+        #if os(Linux)
         timer.setEventHandler { _ = clinux_release_free_memory() }
+        #endif
         timer.resume()
         return timer
     }

@@ -42,9 +42,11 @@ public final class ServerRunner: @unchecked Sendable {
         service = TileService(state: state, logger: logger, metrics: registry, configurationSource: configurationSource)
         let http = HTTPServerConfiguration(
             host: settings.host, port: settings.port,
-            limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes),
+            limits: HTTPParserLimits(maxRequestLineBytes: settings.requestLineBytes, maxHeaderBytes: settings.headerBytes,
+                                     maxBodyBytes: settings.bodyBytes, maxHeaderFields: settings.headerFields),
             maxConnections: settings.maxConnections, headerTimeout: settings.headerSeconds,
-            idleTimeout: settings.idleSeconds, accessLog: settings.accessLog)
+            idleTimeout: settings.idleSeconds, answerTimeout: settings.answerSeconds, accessLog: settings.accessLog,
+            transport: settings.transport)
         server = HTTPServer(configuration: http, responder: service, logger: logger,
                             metrics: TileMetrics.httpServerMetrics(factory: factory))
         self.logger = logger
@@ -58,7 +60,9 @@ public final class ServerRunner: @unchecked Sendable {
         return port
     }
 
-    /// On SIGTERM or SIGINT: stop accepting, finish requests in flight, then call `exit` (0).
+    /// On SIGTERM or SIGINT: stop accepting, finish requests in flight, then call `exit` (0)
+    /// once every event loop has stopped; a second SIGTERM or SIGINT exits at once (128 +
+    /// the signal, as a shell reports a process a signal ended).
     /// On SIGHUP: reload the configuration (a bad one is refused, logged, and the old one stays).
     public func installSignalHandlers(exit: @escaping @Sendable (Int32) -> Void) {
         signal(SIGHUP, SIG_IGN)
@@ -77,6 +81,11 @@ public final class ServerRunner: @unchecked Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler { [self] in
+                if server.isShuttingDown {
+                    logger.notice("second signal: exiting now", metadata: ["signal": "\(signalNumber)"])
+                    exit(128 + signalNumber)
+                    return
+                }
                 logger.notice("shutting down: finishing requests in flight", metadata: ["signal": "\(signalNumber)"])
                 server.shutdown(gracePeriod: Self.shutdownGracePeriod) { [logger] in
                     logger.notice("stopped")

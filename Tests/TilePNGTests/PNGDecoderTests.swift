@@ -4,7 +4,9 @@ import TilePNG
 
 @Suite("PNG decoding")
 struct PNGDecoderTests {
-    static let worldTile = "/work/shared/data/world/0/0/0.png"
+    /// The shipped world tile (a copy of the real-world pyramid's 0/0/0), found from this file.
+    static let worldTile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../tiles/world/0/0/0.png").standardized.path
 
     @Test("every colour type, bit depth, interlace and tRNS decodes to the expected RGBA8",
           arguments: PNGFixture.all)

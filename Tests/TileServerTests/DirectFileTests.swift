@@ -29,13 +29,18 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
     }
 
     @Test func tilesAreSentFromTheirFilesWithTheCachedLayersETag() async throws {
-        let raw = try #require(try service.answerAtOnce("/direct/1/1/0.png"), "a file tile is answered at once")
+        #expect(try service.answerOnLoop("/direct/1/1/0.png") == nil, "opening a file may block: the workers do it")
+        let raw = try await service.answerAsSent("/direct/1/1/0.png")
         #expect(raw.status == .ok)
         #expect(raw.body.isEmpty)
         let file = try #require(raw.file)
         #expect(file.count == Fixtures.worldTile(1, 1, 0).count)
         #expect(try fileBytes(file) == Fixtures.worldTile(1, 1, 0))
         #expect(raw.note == "bypass")
+        // Kept open with a known fingerprint, the next request is answered on the loop.
+        let hot = try #require(try service.answerOnLoop("/direct/1/1/0.png"))
+        #expect(hot.file != nil)
+        #expect(hot.headers[.eTag] == raw.headers[.eTag])
 
         let cached = try await service.get("/world/1/1/0.png")
         #expect(cached.file == nil)
@@ -44,9 +49,9 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(raw.headers[.cacheControl] == cached.headers[.cacheControl])
     }
 
-    @Test func conditionalRequestsGet304WithoutABody() throws {
-        let etag = try #require(try service.answerAtOnce("/direct/0/0/0.png")?.headers[.eTag])
-        let again = try #require(try service.answerAtOnce("/direct/0/0/0.png", headers: [.ifNoneMatch: etag]))
+    @Test func conditionalRequestsGet304WithoutABody() async throws {
+        let etag = try #require(try await service.answerAsSent("/direct/0/0/0.png").headers[.eTag])
+        let again = try await service.answerAsSent("/direct/0/0/0.png", headers: [.ifNoneMatch: etag])
         #expect(again.status == .notModified)
         #expect(again.file == nil)
         #expect(again.contentLength == 0)
@@ -130,7 +135,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         let first = try await service.get("/world/1/0/0.png")
         #expect(first.note == "miss")
         #expect(first.body == Fixtures.worldTile(1, 0, 0))
-        let second = try #require(try service.answerAtOnce("/world/1/0/0.png"))
+        let second = try #require(try service.answerOnLoop("/world/1/0/0.png"), "a hit is answered on the loop")
         #expect(second.note == "hit")
         #expect(second.file == nil)
         #expect(second.body == Fixtures.worldTile(1, 0, 0))
@@ -141,13 +146,13 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         // 16 KiB over 16 shards: no world tile fits without evicting.
         let service = try service(memoryBytes: 16 << 10)
         for _ in 0 ..< 2 {
-            let answer = try #require(try service.answerAtOnce("/world/1/1/0.png"))
+            let answer = try await service.answerAsSent("/world/1/1/0.png")
             #expect(answer.note == "miss")
             let file = try #require(answer.file)
             #expect(try fileBytes(file) == Fixtures.worldTile(1, 1, 0))
         }
         #expect(service.pipeline.cache.statistics.count == 0)
-        let etag = try #require(try service.answerAtOnce("/world/1/1/0.png")?.headers[.eTag])
+        let etag = try #require(try await service.answerAsSent("/world/1/1/0.png").headers[.eTag])
         let cachedService = try self.service(memoryBytes: 64 << 20)
         #expect(try await cachedService.get("/world/1/1/0.png").headers[.eTag] == etag)
     }

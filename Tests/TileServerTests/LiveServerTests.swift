@@ -1,4 +1,5 @@
 import Foundation
+import Sockets
 import Testing
 import TileHTTP
 @testable import TileServer
@@ -8,16 +9,20 @@ import TileHTTP
     let folder = TemporaryFolder()
 
     private func withServer(
-        configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+        _ transport: IOTransport, configure: (inout HTTPServerConfiguration) -> Void = { _ in },
         _ body: (Int) async throws -> Void
     ) async throws {
-        let live = try LiveServer(responder: try Fixtures.service(folder: folder), configure: configure)
+        let live = try LiveServer(responder: try Fixtures.service(folder: folder)) {
+            $0.transport = transport
+            configure(&$0)
+        }
         try await body(live.port)
         await live.stop()
     }
 
-    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
-        try await withServer { port in
+    @Test(arguments: IOTransport.available)
+    func keepAliveServesManyRequestsOnOneConnection(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
             let client = try RawHTTPClient(port: port)
             for (z, x, y) in [(0, 0, 0), (1, 1, 0), (2, 3, 3)] {
                 let response = try #require(client.request("/\(z)/\(x)/\(y).png"))
@@ -29,8 +34,9 @@ import TileHTTP
         }
     }
 
-    @Test func pipelinedResponsesComeBackInOrder() async throws {
-        try await withServer { port in
+    @Test(arguments: IOTransport.available)
+    func pipelinedResponsesComeBackInOrder(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
             let client = try RawHTTPClient(port: port)
             let paths = ["/1/0/0.png", "/healthz", "/1/1/1.png", "/nope", "/1/0/1.png"]
             client.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
@@ -43,8 +49,9 @@ import TileHTTP
         }
     }
 
-    @Test func http10ClosesUnlessKeepAliveIsAsked() async throws {
-        try await withServer { port in
+    @Test(arguments: IOTransport.available)
+    func http10ClosesUnlessKeepAliveIsAsked(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
             let plain = try RawHTTPClient(port: port)
             plain.send("GET /healthz HTTP/1.0\r\n\r\n")
             let response = try #require(plain.readResponse())
@@ -60,8 +67,9 @@ import TileHTTP
         }
     }
 
-    @Test func connectionCloseIsHonoured() async throws {
-        try await withServer { port in
+    @Test(arguments: IOTransport.available)
+    func connectionCloseIsHonoured(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
             let client = try RawHTTPClient(port: port)
             let response = try #require(client.request("/healthz", headers: ["Connection: close"]))
             #expect(response.header("Connection") == "close")
@@ -69,8 +77,9 @@ import TileHTTP
         }
     }
 
-    @Test func headHasGETHeadersAndNoBody() async throws {
-        try await withServer { port in
+    @Test(arguments: IOTransport.available)
+    func headHasGETHeadersAndNoBody(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
             let client = try RawHTTPClient(port: port)
             // HEAD then GET pipelined: if HEAD sent a body, the GET's status line would be garbage.
             client.send("HEAD /2/1/1.png HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -84,8 +93,9 @@ import TileHTTP
         }
     }
 
-    @Test func notModifiedHasNoBody() async throws {
-        try await withServer { port in
+    @Test(arguments: IOTransport.available)
+    func notModifiedHasNoBody(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
             let client = try RawHTTPClient(port: port)
             let first = try #require(client.request("/0/0/0.png"))
             let etag = try #require(first.header("ETag"))
@@ -98,7 +108,7 @@ import TileHTTP
         }
     }
 
-    @Test(arguments: [
+    static let badRequests = [
         ("GET /../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400),
         ("GET /world/%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400),
         ("GET /world%2f..%2f..%2fetc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400),
@@ -109,9 +119,14 @@ import TileHTTP
         ("DELETE /0/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n", 405),
         ("GET /nope/0/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n", 404),
         ("GET /0/0/x.png HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    ])
-    func badRequestsGetClearAnswers(_ raw: String, _ status: Int) async throws {
-        try await withServer { port in
+        ("GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GET /0/0/0.png HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", 413),
+    ]
+
+    @Test(arguments: IOTransport.available, badRequests)
+    func badRequestsGetClearAnswers(transport: IOTransport, _ request: (raw: String, status: Int)) async throws {
+        let (raw, status) = request
+        try await withServer(transport) { port in
             let client = try RawHTTPClient(port: port)
             client.send(raw)
             let response = try #require(client.readResponse())
@@ -121,8 +136,9 @@ import TileHTTP
         }
     }
 
-    @Test func oversizedRequestLineAndHeadersGet414And431() async throws {
-        try await withServer { port in
+    @Test(arguments: IOTransport.available)
+    func oversizedRequestLineAndHeadersGet414And431(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
             let long = try RawHTTPClient(port: port)
             long.send("GET /" + String(repeating: "a", count: 10000) + " HTTP/1.1\r\nHost: x\r\n\r\n")
             let uri = try #require(long.readResponse())
@@ -137,8 +153,9 @@ import TileHTTP
         }
     }
 
-    @Test func stalledRequestGets408AndIsClosed() async throws {
-        try await withServer(configure: { $0.headerTimeout = 0.5 }) { port in
+    @Test(arguments: IOTransport.available)
+    func stalledRequestGets408AndIsClosed(transport: IOTransport) async throws {
+        try await withServer(transport, configure: { $0.headerTimeout = 0.5 }) { port in
             let slow = try RawHTTPClient(port: port)
             slow.send("GET /0/0/0.png HTTP/1.1\r\nHo")
             // A normal client is served meanwhile.
@@ -150,16 +167,18 @@ import TileHTTP
         }
     }
 
-    @Test func idleKeepAliveConnectionIsClosedQuietly() async throws {
-        try await withServer(configure: { $0.idleTimeout = 0.5 }) { port in
+    @Test(arguments: IOTransport.available)
+    func idleKeepAliveConnectionIsClosedQuietly(transport: IOTransport) async throws {
+        try await withServer(transport, configure: { $0.idleTimeout = 0.5 }) { port in
             let client = try RawHTTPClient(port: port)
             #expect(client.request("/healthz")?.status == 200)
             #expect(client.isClosedByPeer())  // closed after ~0.5 s without a 408
         }
     }
 
-    @Test func connectionsBeyondTheLimitGet503() async throws {
-        try await withServer(configure: { $0.maxConnections = 2 }) { port in
+    @Test(arguments: IOTransport.available)
+    func connectionsBeyondTheLimitGet503(transport: IOTransport) async throws {
+        try await withServer(transport, configure: { $0.maxConnections = 2 }) { port in
             let first = try RawHTTPClient(port: port)
             let second = try RawHTTPClient(port: port)
             #expect(first.request("/healthz")?.status == 200)
@@ -172,8 +191,9 @@ import TileHTTP
         }
     }
 
-    @Test func shutdownClosesIdleConnectionsAndStopsAccepting() async throws {
-        let live = try LiveServer(responder: try Fixtures.service(folder: folder))
+    @Test(arguments: IOTransport.available)
+    func shutdownClosesIdleConnectionsAndStopsAccepting(transport: IOTransport) async throws {
+        let live = try LiveServer(responder: try Fixtures.service(folder: folder)) { $0.transport = transport }
         let client = try RawHTTPClient(port: live.port)
         #expect(client.request("/healthz")?.status == 200)
         await live.stop()

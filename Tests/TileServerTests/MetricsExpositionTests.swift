@@ -65,19 +65,19 @@ import TileHTTP
         ("/healthz", "health"), ("/metrics", "metrics"), ("/", "index"), ("/index.json", "tilejson"),
         ("/world.json", "tilejson"), ("/no/such/path", "other"), ("/1/x/0.png", "other"),
     ])
-    func responsesCarryARouteLabelNeverThePath(target: String, label: String) throws {
+    func responsesCarryARouteLabelNeverThePath(target: String, label: String) async throws {
         let service = try Fixtures.service(folder: folder)
-        let request = try HTTPRequest(method: .get, target: target, headers: [.host: "localhost:8080"])
-        let response = try #require(service.respond(to: request, context: HTTPRequestContext(peer: "test")) { _ in })
+        let response = try await service.answerAsSent(target)
         #expect(response.route == label)
     }
 
-    @Test func tileAnswersNoteTheCacheForTheAccessLog() throws {
+    /// A miss goes to the workers; the hit that follows is answered on the loop.
+    @Test func tileAnswersNoteTheCacheForTheAccessLog() async throws {
         let service = try Fixtures.service(folder: folder)
-        let request = try HTTPRequest(method: .get, target: "/2/1/1.png", headers: [.host: "localhost:8080"])
-        let context = HTTPRequestContext(peer: "test")
-        #expect(service.respond(to: request, context: context) { _ in }?.note == "miss")
-        #expect(service.respond(to: request, context: context) { _ in }?.note == "hit")
+        #expect(try service.answerOnLoop("/2/1/1.png") == nil, "a miss may block: it goes to the workers")
+        let miss = try await service.answerAsSent("/2/1/1.png")
+        #expect(miss.note == "miss", "note: \(miss.note ?? "nil"), status \(miss.status)")
+        #expect(try service.answerOnLoop("/2/1/1.png")?.note == "hit")
     }
 
     @Test func helpLinesAreAddedOnceBeforeKnownTypes() {

@@ -1,8 +1,11 @@
+import Sockets
+
 extension ServerSettings {
     init(node: ConfigNode) throws(ConfigurationError) {
         self.init()
         let keys = try node.mapping(allowed: [
             "host", "port", "publicURL", "allowedHosts", "cors", "adminToken", "cache", "limits", "timeouts", "log",
+            "transport", "workers",
         ])
         if let value = keys["host"] { host = try value.string() }
         if let value = keys["port"] { port = try value.int(in: 0 ... 65535) }
@@ -22,14 +25,31 @@ extension ServerSettings {
         if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes"]) {
             if let value = cache["memoryBytes"] { cacheMemoryBytes = try value.int(in: 0 ... Int.max) }
         }
-        if let limits = try keys["limits"]?.mapping(allowed: ["maxConnections", "requestLineBytes", "headerBytes"]) {
+        if let limits = try keys["limits"]?.mapping(allowed: [
+            "maxConnections", "requestLineBytes", "headerBytes", "headerFields", "bodyBytes",
+        ]) {
             if let value = limits["maxConnections"] { maxConnections = try value.int(in: 1 ... 1_000_000) }
             if let value = limits["requestLineBytes"] { requestLineBytes = try value.int(in: 256 ... 1 << 20) }
             if let value = limits["headerBytes"] { headerBytes = try value.int(in: 1024 ... 1 << 24) }
+            if let value = limits["headerFields"] { headerFields = try value.int(in: 8 ... 10_000) }
+            if let value = limits["bodyBytes"] { bodyBytes = try value.int(in: 0 ... 1 << 24) }
         }
-        if let timeouts = try keys["timeouts"]?.mapping(allowed: ["headerSeconds", "idleSeconds"]) {
+        if let timeouts = try keys["timeouts"]?.mapping(allowed: ["headerSeconds", "idleSeconds", "answerSeconds"]) {
             if let value = timeouts["headerSeconds"] { headerSeconds = try value.double(in: 0.1 ... 3600) }
             if let value = timeouts["idleSeconds"] { idleSeconds = try value.double(in: 0.1 ... 86400) }
+            if let value = timeouts["answerSeconds"] { answerSeconds = try value.double(in: 0.1 ... 3600) }
+        }
+        if let value = keys["transport"] {
+            let name = try value.string()
+            guard let chosen = IOTransport(rawValue: name), IOTransport.available.contains(chosen) else {
+                let known = IOTransport.available.map(\.rawValue).joined(separator: ", ")
+                throw value.error("unknown or unavailable transport \"\(name)\" (here: one of \(known))")
+            }
+            transport = chosen
+        }
+        if let workers = try keys["workers"]?.mapping(allowed: ["threads", "queue"]) {
+            if let value = workers["threads"] { workerThreads = try value.int(in: 1 ... 1024) }
+            if let value = workers["queue"] { workerQueue = try value.int(in: 0 ... 1 << 20) }
         }
         if let log = try keys["log"]?.mapping(allowed: ["level", "format", "access"]) {
             if let value = log["level"] {

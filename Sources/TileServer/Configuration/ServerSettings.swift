@@ -1,3 +1,5 @@
+import Sockets
+
 /// The `server:` section of the configuration.
 public struct ServerSettings: Sendable, Equatable {
     /// Address to bind.
@@ -20,10 +22,23 @@ public struct ServerSettings: Sendable, Equatable {
     public var requestLineBytes = 8192
     /// Header-section limit, bytes.
     public var headerBytes = 32768
+    /// Header-field count limit.
+    public var headerFields = 100
+    /// Request-body limit, bytes (only admin routes take a body).
+    public var bodyBytes = 16 << 10
     /// Header timeout, seconds.
     public var headerSeconds = 10.0
     /// Idle keep-alive timeout, seconds.
     public var idleSeconds = 60.0
+    /// Seconds a request may wait for its answer (503 after).
+    public var answerSeconds = 30.0
+    /// The transport that drives connections: epoll (the Linux default) or dispatch.
+    public var transport = IOTransport.platformDefault
+    /// Threads of the pool that runs whatever may block (file and database reads, disk tiers,
+    /// renders' inputs, admin work), off the event loops.
+    public var workerThreads = 16
+    /// Jobs that may wait for a pool thread; beyond it a request gets 503 at once.
+    public var workerQueue = 4096
     /// Log level: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
     /// Log line format: text or json.

@@ -11,21 +11,28 @@ extension TileService {
     /// for, and a cache smaller than the pyramid would otherwise churn on every request.
     /// Nil when the pipeline should answer, or when the file cannot be opened or is not a whole
     /// PNG: the ordinary path then answers, and says what is wrong.
-    func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer) -> HTTPResponse? {
+    ///
+    /// With `mayBlock` false (on an event loop) it opens, reads and hashes nothing: it answers
+    /// only from the memory cache, or from a file kept open whose fingerprint is known.
+    func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
         guard let files = layer.fileSource, let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale)
         else { return nil }
         let counters = pipeline.metrics[layer.name]
-        if layer.cachesInMemory, let cached = pipeline.cache.value(for: key) {
-            counters?.hits.increment()
+        if let cached = pipeline.memoryHit(for: key, layer: layer) {
             return answer(request, .success(cached), layer: layer, scale: key.scale, cacheUse: .hit)
         }
         let opened: TileFile?
-        do {
-            opened = try openFiles.file(for: key) { () throws(TileProviderError) in
-                try files.tileFile(for: TileRequest(tile: key.tile, variables: key.variables))
+        if !mayBlock {
+            guard let kept = openFiles.kept(for: key), pipeline.fileFingerprints.known(kept) != nil else { return nil }
+            opened = kept
+        } else {
+            do {
+                opened = try openFiles.file(for: key) { () throws(TileProviderError) in
+                    try files.tileFile(for: TileRequest(tile: key.tile, variables: key.variables))
+                }
+            } catch {
+                return nil
             }
-        } catch {
-            return nil
         }
         if layer.cachesInMemory {
             // "No tile" is cheap to keep; a tile that fits is kept: the pipeline does both.

@@ -3,32 +3,61 @@ import TileProviders
 
 extension TileService {
     /// The answer to a tile request: at once on a cache hit or a synchronous source, else nil
-    /// and `completion` later.
+    /// and `completion` later. It may block (files, databases): it runs on the workers.
     func tileResponse(
         _ request: HTTPRequest, _ route: TileRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
-        let state = self.state
-        guard let layer = route.layer.map({ state.layers[$0] }) ?? state.layers.defaultLayer else {
-            return route.layer.map { errorResponse(.notFound, "unknown layer \"\($0)\"") }
-                ?? errorResponse(.notFound, "no default layer is configured; use /{layer}/{z}/{x}/{y}.png")
+        let (layer, key): (Layer, TileKey)
+        switch tileLookup(request, route) {
+        case .answered(let response): return response
+        case .key(let found, let made): (layer, key) = (found, made)
         }
-        guard let tile = layer.tileCoordinate(z: route.z, x: route.x, y: route.y) else {
-            if route.z < layer.minZoom || route.z > layer.maxZoom {
-                return errorResponse(.notFound, "zoom \(route.z) is outside layer \"\(layer.name)\"'s range \(layer.minZoom)-\(layer.maxZoom)")
-            }
-            return errorResponse(.notFound, "y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)")
-        }
-        let variables: [String: String]
-        switch layer.variableValues(from: request.queryItems) {
-        case .success(let values): variables = values
-        case .failure(let problem): return errorResponse(.badRequest, problem.description)
-        }
-        let key = TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: variables)
-        if let sent = fileTileResponse(request, key: key, layer: layer) { return sent }
+        if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true) { return sent }
         let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
             completion(answer(request, result, layer: layer, scale: route.scale, cacheUse: cacheUse))
         }
         return now.map { answer(request, $0.result, layer: layer, scale: route.scale, cacheUse: $0.cache) }
+    }
+
+    /// The answer to a tile request when it needs no wait — a bad request, a memory hit, a file
+    /// kept open — for the event loop; nil when the workers must answer.
+    func tileResponseWithoutWaiting(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse? {
+        switch tileLookup(request, route) {
+        case .answered(let response):
+            return response
+        case .key(let layer, let key):
+            if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: false) { return sent }
+            guard let hit = pipeline.memoryHit(for: key, layer: layer) else { return nil }
+            return answer(request, .success(hit), layer: layer, scale: key.scale, cacheUse: .hit)
+        }
+    }
+
+    /// A tile request's layer and cache key, or the answer that ends it (unknown layer, zoom
+    /// out of range, bad variables).
+    enum TileLookup {
+        case key(Layer, TileKey)
+        case answered(HTTPResponse)
+    }
+
+    private func tileLookup(_ request: HTTPRequest, _ route: TileRoute) -> TileLookup {
+        let state = self.state
+        guard let layer = route.layer.map({ state.layers[$0] }) ?? state.layers.defaultLayer else {
+            return .answered(route.layer.map { errorResponse(.notFound, "unknown layer \"\($0)\"") }
+                ?? errorResponse(.notFound, "no default layer is configured; use /{layer}/{z}/{x}/{y}.png"))
+        }
+        guard let tile = layer.tileCoordinate(z: route.z, x: route.x, y: route.y) else {
+            if route.z < layer.minZoom || route.z > layer.maxZoom {
+                return .answered(errorResponse(
+                    .notFound, "zoom \(route.z) is outside layer \"\(layer.name)\"'s range \(layer.minZoom)-\(layer.maxZoom)"))
+            }
+            return .answered(errorResponse(.notFound, "y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)"))
+        }
+        switch layer.variableValues(from: request.queryItems) {
+        case .success(let values):
+            return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values))
+        case .failure(let problem):
+            return .answered(errorResponse(.badRequest, problem.description))
+        }
     }
 
     /// The answer for a pipeline result, noted with the cache's part for the access log.

@@ -26,6 +26,8 @@ public final class TileService: HTTPResponder {
     let cacheGauges: CacheGauges
     /// Files of the front page under `/assets/`, read once at start-up.
     let webAssets: WebAssets
+    /// Runs what may block, off the event loops.
+    let workers: WorkerPool
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
     /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own);
@@ -51,26 +53,60 @@ public final class TileService: HTTPResponder {
         metricsRegistry = registry
         let factory = TileMetrics.makeFactory(registry: registry)
         metricsFactory = factory
+        let workers = WorkerPool(threads: state.server.workerThreads, queueLimit: state.server.workerQueue)
+        self.workers = workers
         pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger,
-                                metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory))
+                                metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory),
+                                workers: workers)
         cacheGauges = CacheGauges(registry: registry)
     }
 
     /// Memory-cache statistics.
     public var cacheStatistics: CacheStatistics { pipeline.cache.statistics }
 
+    /// Answers on the calling event loop what needs no wait (pages, JSON, metrics, tiles in
+    /// memory or in a file kept open); hands everything else to the workers, whose answer comes
+    /// through `completion`. A full worker queue is a 503 at once.
     public func respond(
         to request: HTTPRequest, context: HTTPRequestContext,
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let (route, early) = classify(request)
         if let early { return early.labelled(route) }
-        return answer(request, route, completion: { completion($0.labelled(route)) })?.labelled(route)
+        if let now = answerWithoutWaiting(request, route) { return now.labelled(route) }
+        let labelled: @Sendable (HTTPResponse) -> Void = { completion($0.labelled(route)) }
+        let queued = workers.submit { [self] in
+            if let now = answer(request, route, completion: labelled) { labelled(now) }
+        }
+        guard queued else {
+            return errorResponse(.serviceUnavailable, "the server is busy; retry later",
+                                 extra: [(.retryAfter, "1"), (.cacheControl, "no-store")]).labelled(route)
+        }
+        return nil
+    }
+
+    /// The answer when it needs no wait; nil when the request must go to the workers.
+    func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
+        switch route {
+        case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics:
+            return answer(request, route, completion: { _ in })
+        case .tile(let tile):
+            return tileResponseWithoutWaiting(request, tile)
+        case .wmts, .ogcAPI:
+            return ogcResponseWithoutWaiting(request, route)
+        case .staticMap, .clearCache, .reload:
+            return nil
+        }
     }
 
     /// The route of a readable request, or the early answer (bad path, method, preflight).
-    private func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
-        switch Router.match(request.pathSegments) {
+    func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
+        let match = Router.match(request.pathSegments)
+        // Only admin routes may carry a body (and none needs one); a tile route refuses it.
+        if case .route(let matched) = match, !matched.isAdmin, request.announcedBodyLength > 0 {
+            return (matched, errorResponse(.contentTooLarge, "this route takes no request body"))
+        }
+        switch match {
         case .route(let matched) where matched.isAdmin:
             guard request.method == .post else {
                 return (matched, errorResponse(.methodNotAllowed, "method \(request.method) not allowed here (allowed: POST)",
@@ -106,8 +142,7 @@ public final class TileService: HTTPResponder {
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile(let tile): return tileResponse(request, tile, completion: completion)
         case .staticMap(let view): return staticResponse(request, view, completion: completion)
-        case .wmts(let wmts): return wmtsResponse(request, wmts, completion: completion)
-        case .ogcAPI(let ogc): return ogcAPIResponse(request, ogc, completion: completion)
+        case .wmts, .ogcAPI: return ogcResponse(request, route, completion: completion)
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)
         }

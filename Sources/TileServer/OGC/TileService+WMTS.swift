@@ -1,33 +1,28 @@
 import TileHTTP
 
 extension TileService {
-    /// A WMTS request: the capabilities, or a tile through the same path as `/{layer}/{z}/{x}/{y}.png`
-    /// (the same bytes, ETag and caching). Refusals are OWS exception reports.
-    func wmtsResponse(
-        _ request: HTTPRequest, _ route: WMTSRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
-    ) -> HTTPResponse? {
+    /// A WMTS request: the capabilities, or a tile (KVP without the WMTS parameters, so that the
+    /// rest are the layer's variables). Refusals are OWS exception reports.
+    func wmtsResolution(_ request: HTTPRequest, _ route: WMTSRoute) -> OGCResolution {
         switch route {
         case .capabilities:
-            return capabilities(request)
+            return .answer(capabilities(request))
         case .keyValue:
             switch WMTSRequest.parse(kvp: request.queryItems) {
-            case .failure(let exception): return exceptionReport(exception)
-            case .success(.getCapabilities): return capabilities(request)
+            case .failure(let exception): return .answer(exceptionReport(exception))
+            case .success(.getCapabilities): return .answer(capabilities(request))
             case .success(.getTile(let tile)):
-                return wmtsTile(request.keepingQuery { !WMTSRequest.parameterNames.contains($0.lowercased()) }, tile,
-                                completion: completion)
+                return wmtsTile(request.keepingQuery { !WMTSRequest.parameterNames.contains($0.lowercased()) }, tile)
             }
         case .tile(let tile):
-            return wmtsTile(request, tile, completion: completion)
+            return wmtsTile(request, tile)
         }
     }
 
-    private func wmtsTile(
-        _ request: HTTPRequest, _ tile: WMTSTileRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
-    ) -> HTTPResponse? {
+    private func wmtsTile(_ request: HTTPRequest, _ tile: WMTSTileRequest) -> OGCResolution {
         switch tile.resolve(in: state.layers) {
-        case .success(let route): return tileResponse(request, route, completion: completion)
-        case .failure(let exception): return exceptionReport(exception)
+        case .success(let route): return .tile(request, route)
+        case .failure(let exception): return .answer(exceptionReport(exception))
         }
     }
 

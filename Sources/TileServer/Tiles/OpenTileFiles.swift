@@ -50,6 +50,13 @@ final class OpenTileFiles: Sendable {
         return file
     }
 
+    /// The kept open file of `key` while it is valid; nil otherwise (nothing is opened).
+    func kept(for key: TileKey) -> TileFile? {
+        let horizon = UInt64(validity * 1e9)
+        guard let kept = entries.withLock({ $0[key] }), Monotonic.nanoseconds &- kept.opened < horizon else { return nil }
+        return kept.file
+    }
+
     /// Closes (releases) every kept file for which `matches` holds, all when nil.
     func removeAll(where matches: ((TileKey) -> Bool)? = nil) {
         entries.withLock { entries in

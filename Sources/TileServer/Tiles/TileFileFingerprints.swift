@@ -20,7 +20,7 @@ final class TileFileFingerprints: Sendable {
     /// The file's fingerprint; nil when it is not a whole PNG now (the caller then takes the
     /// ordinary path, which reads the file again and says what is wrong with it).
     func fingerprint(of file: TileFile) -> Fingerprint? {
-        if let known = table.withLock({ $0[file.identity] }) { return known }
+        if let known = known(file) { return known }
         guard let bytes = try? file.readAll(), bytes.count == file.size, PNGSignature.matches(bytes) else { return nil }
         let made = Fingerprint(etag: ContentHash.etag(of: bytes),
                                lastModifiedText: HTTPDate.format(secondsSince1970: file.modified))
@@ -29,6 +29,11 @@ final class TileFileFingerprints: Sendable {
             table[file.identity] = made
         }
         return made
+    }
+
+    /// The fingerprint of this version of the file if it was made before (no read).
+    func known(_ file: TileFile) -> Fingerprint? {
+        table.withLock { $0[file.identity] }
     }
 
     /// Versions remembered now.

@@ -21,9 +21,16 @@ final class TilePipeline: Sendable {
     /// ETags of tile files sent straight from disk, by file version.
     let fileFingerprints = TileFileFingerprints()
 
-    init(cache: MemoryCache<TileKey, TileOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics()) {
+    /// Where sources that may block are called from async code (renders).
+    let workers: WorkerPool
+
+    init(
+        cache: MemoryCache<TileKey, TileOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics(),
+        workers: WorkerPool = WorkerPool(threads: 16, queueLimit: 4096)
+    ) {
         self.cache = cache
         self.logger = logger
+        self.workers = workers
         self.metricsTable = Mutex(metrics)
     }
 
@@ -74,15 +81,16 @@ final class TilePipeline: Sendable {
     }
 
     /// The outcome for `key`, awaited (used by renderers for the tiles they are made from).
-    /// The lookup runs on a Dispatch queue: a synchronous source may block on file I/O there,
-    /// never on the Swift-concurrency pool.
+    /// The lookup runs on the workers: a synchronous source may block on file I/O there, never
+    /// on the Swift-concurrency pool or an event loop. A full worker queue is "not available now".
     func outcome(for key: TileKey, layer: Layer) async -> Result<TileOutcome, TileFailure> {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [self] in
+            let queued = workers.submit { [self] in
                 if let now = outcome(for: key, layer: layer, completion: { continuation.resume(returning: $0) }) {
                     continuation.resume(returning: now)
                 }
             }
+            if !queued { continuation.resume(returning: .success(.unavailable(retryAfter: 1))) }
         }
     }
 

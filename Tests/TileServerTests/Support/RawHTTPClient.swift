@@ -43,20 +43,27 @@ final class RawHTTPClient {
         }
     }
 
-    /// Reads more bytes; false on end of file, error or timeout.
-    private func fill() -> Bool {
+    /// How a read ended.
+    enum ReadEnd: Equatable { case data, endOfFile, timeout, reset }
+
+    /// Reads more bytes.
+    @discardableResult
+    private func fill() -> ReadEnd {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(socket.descriptor, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return false }
-        buffer.append(contentsOf: chunk[..<n])
-        return true
+        if n > 0 {
+            buffer.append(contentsOf: chunk[..<n])
+            return .data
+        }
+        if n == 0 { return .endOfFile }
+        return errno == EAGAIN || errno == EWOULDBLOCK ? .timeout : .reset
     }
 
     /// Reads one response; `head` true for a HEAD request (no body follows whatever Content-Length says).
     func readResponse(head: Bool = false) -> RawResponse? {
         var headEnd: Int?
         while headEnd == nil {
-            if let range = find([13, 10, 13, 10]) { headEnd = range } else if !fill() { return nil }
+            if let range = find([13, 10, 13, 10]) { headEnd = range } else if fill() != .data { return nil }
         }
         let headText = String(decoding: buffer[..<headEnd!], as: UTF8.self)
         var lines = headText.components(separatedBy: "\r\n")
@@ -69,15 +76,16 @@ final class RawHTTPClient {
         buffer.removeFirst(headEnd! + 4)
         let length = head || status == 204 || status == 304 ? 0
             : Int(headers.first { $0.0.lowercased() == "content-length" }?.1 ?? "0") ?? 0
-        while buffer.count < length { if !fill() { return nil } }
+        while buffer.count < length { if fill() != .data { return nil } }
         let body = Array(buffer[..<length])
         buffer.removeFirst(length)
         return RawResponse(status: status, headers: headers, body: body)
     }
 
-    /// Whether the server closed the connection (end of file with nothing buffered).
+    /// Whether the server closed the connection in order: end of file with nothing buffered. A
+    /// receive timeout (the server kept it open) or a reset is not a close.
     func isClosedByPeer() -> Bool {
-        buffer.isEmpty && !fill()
+        buffer.isEmpty && fill() == .endOfFile
     }
 
     /// One GET (or other method) and its response.

@@ -70,13 +70,28 @@ extension TileService {
         return await response(to: try HTTPRequest(method: method, target: target, headers: all))
     }
 
-    /// The answer to a GET as the connection gets it: nil when it is not ready at once, and a
-    /// body sent from a file stays a file.
-    func answerAtOnce(_ target: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse? {
+    /// The answer to a GET as the connection gets it (at once from the loop, or later from the
+    /// workers): a body sent from a file stays a file.
+    func answerAsSent(_ target: String, headers: HTTPHeaders = [:]) async throws -> HTTPResponse {
         var all = headers
         if all[.host] == nil { all.add(.host, "localhost:8080") }
         let request = try HTTPRequest(method: .get, target: target, headers: all)
-        return respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
+        return await withCheckedContinuation { continuation in
+            if let now = respond(to: request, context: HTTPRequestContext(peer: "test"),
+                                 completion: { continuation.resume(returning: $0) }) {
+                continuation.resume(returning: now)
+            }
+        }
+    }
+
+    /// The answer when the event loop can give it without waiting; nil when it would go to the
+    /// workers (it is not sent there: nothing runs in the background).
+    func answerOnLoop(_ target: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse? {
+        var all = headers
+        if all[.host] == nil { all.add(.host, "localhost:8080") }
+        let request = try HTTPRequest(method: .get, target: target, headers: all)
+        let (route, early) = classify(request)
+        return early ?? answerWithoutWaiting(request, route)
     }
 }
 

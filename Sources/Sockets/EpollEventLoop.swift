@@ -1,50 +1,27 @@
-// One thread that waits on epoll and calls the handler of each ready descriptor, runs tasks
-// sent from other threads, and fires timers. A connection lives on one loop for its whole
-// life, so reading, parsing, answering and writing happen on that thread with no hand-off.
+// The epoll transport: one thread that waits on epoll and calls the handler of each ready
+// descriptor, runs tasks sent from other threads, and fires timers. A connection lives on one
+// loop for its whole life, so reading, parsing, answering and writing happen on that thread.
 
+#if os(Linux)
 import CLinux
+import Glibc
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Told which events its descriptor has; called only on its loop's thread.
-public protocol EventLoopHandler: AnyObject {
-    /// `events` is a mask of `EventLoop.Events`.
-    func handleEvents(_ events: EventLoop.Events)
-}
-
-/// An epoll loop on its own thread.
+/// An epoll loop on its own thread (level-triggered).
 ///
 /// `@unchecked Sendable`: `handlers`, `timers` and `running` are touched only on the loop's
 /// thread; tasks from other threads pass through the `Mutex`-guarded `inbox`.
-public final class EventLoop: @unchecked Sendable {
-    /// Readiness bits (epoll's values).
-    public struct Events: OptionSet, Sendable {
-        public let rawValue: UInt32
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
-        /// Readable (or end of file).
-        public static let readable = Events(rawValue: UInt32(CLINUX_IN))
-        /// Writable.
-        public static let writable = Events(rawValue: UInt32(CLINUX_OUT))
-        /// The peer shut down its sending side.
-        public static let readHangUp = Events(rawValue: UInt32(CLINUX_RDHUP))
-        /// Both directions are shut down, or the connection was reset; always reported.
-        public static let hangUp = Events(rawValue: UInt32(CLINUX_HUP))
-        /// An error is pending on the descriptor; always reported.
-        public static let error = Events(rawValue: UInt32(CLINUX_ERR))
-    }
-
-    /// A name for logs and thread listings.
+public final class EpollEventLoop: IOEventLoop, @unchecked Sendable {
     public let name: String
     private let epoll: Int32
     private let wakeDescriptor: Int32
     private let inbox = Mutex<[() -> Void]>([])
+    private let stopCompletions = Mutex<[@Sendable () -> Void]>([])
     private let wakePending = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
     private let threadID = Atomic<UInt>(0)
-    private var handlers: [EventLoopHandler?] = []
+    private var handlers: [IOEventHandler?] = []
     private var timers: [(due: UInt64, task: () -> Void)] = []
 
     /// Most descriptors taken from one `epoll_wait`.
@@ -65,11 +42,8 @@ public final class EventLoop: @unchecked Sendable {
         try startThread()
     }
 
-    /// Whether the caller runs on this loop's thread.
     public var inLoop: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
 
-    /// Runs `task` on the loop's thread, after the events being handled now; once the loop
-    /// has stopped, drops it.
     public func execute(_ task: @escaping @Sendable () -> Void) {
         inbox.withLock { $0.append(task) }
         if stopRequested.load(ordering: .sequentiallyConsistent) {
@@ -81,17 +55,21 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs `task` on the loop's thread once `seconds` have passed. Call on the loop's thread.
     public func schedule(after seconds: Double, _ task: @escaping () -> Void) {
-        precondition(inLoop, "EventLoop.schedule called off its thread")
+        precondition(inLoop, "EpollEventLoop.schedule called off its thread")
         timers.append((Monotonic.nanoseconds + UInt64(max(0, seconds) * 1e9), task))
     }
 
-    /// Stops the loop after the current batch and ends its thread; calling it again does
-    /// nothing. Registered descriptors are not closed (their owners do that); the loop's own
+    /// Stops the loop after the current batch and ends its thread. The loop's own descriptors
     /// close when the last reference to it goes, so a late `execute` or `stop` can never signal
     /// a descriptor number the system has handed to someone else.
-    public func stop() {
+    public func stop(completion: @escaping @Sendable () -> Void) {
+        let runNow = stopCompletions.withLock { list -> Bool in
+            if finished.load(ordering: .sequentiallyConsistent) { return true }
+            list.append(completion)
+            return false
+        }
+        if runNow { completion() }
         guard !stopRequested.exchange(true, ordering: .sequentiallyConsistent) else { return }
         clinux_eventfd_signal(wakeDescriptor)
     }
@@ -103,9 +81,8 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Registration (on the loop's thread)
 
-    /// Watches `descriptor` for `events` (level-triggered), calling `handler`.
-    public func register(_ descriptor: Int32, events: Events, handler: EventLoopHandler) throws(SocketError) {
-        precondition(inLoop, "EventLoop.register called off its thread")
+    public func register(_ descriptor: Int32, events: IOEvents, handler: IOEventHandler) throws(SocketError) {
+        precondition(inLoop, "EpollEventLoop.register called off its thread")
         let index = Int(descriptor)
         if index >= handlers.count { handlers.append(contentsOf: repeatElement(nil, count: index + 1 - handlers.count)) }
         guard clinux_add(epoll, descriptor, events.rawValue) == 0 else {
@@ -114,20 +91,19 @@ public final class EventLoop: @unchecked Sendable {
         handlers[index] = handler
     }
 
-    /// Changes the events watched on a registered descriptor (errors and hang-ups are always
-    /// reported).
-    public func modify(_ descriptor: Int32, events: Events) {
-        precondition(inLoop, "EventLoop.modify called off its thread")
+    public func modify(_ descriptor: Int32, events: IOEvents) {
+        precondition(inLoop, "EpollEventLoop.modify called off its thread")
         _ = clinux_modify(epoll, descriptor, events.rawValue)
     }
 
-    /// Forgets `descriptor`; call before closing it.
-    public func deregister(_ descriptor: Int32) {
-        precondition(inLoop, "EventLoop.deregister called off its thread")
+    public func close(_ descriptor: Int32) {
+        precondition(inLoop, "EpollEventLoop.close called off its thread")
         let index = Int(descriptor)
-        guard index < handlers.count, handlers[index] != nil else { return }
-        handlers[index] = nil
-        _ = clinux_remove(epoll, descriptor)
+        if index < handlers.count, handlers[index] != nil {
+            handlers[index] = nil
+            _ = clinux_remove(epoll, descriptor)
+        }
+        _ = systemClose(descriptor)
     }
 
     // MARK: The thread
@@ -136,12 +112,12 @@ public final class EventLoop: @unchecked Sendable {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { context in
-            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            let loop = Unmanaged<EpollEventLoop>.fromOpaque(context!).takeRetainedValue()
             loop.run()
             return nil
         }, context)
         guard rc == 0 else {
-            Unmanaged<EventLoop>.fromOpaque(context).release()
+            Unmanaged<EpollEventLoop>.fromOpaque(context).release()
             throw .systemCall(name: "pthread_create", errno: rc)
         }
         pthread_detach(thread)
@@ -162,7 +138,7 @@ public final class EventLoop: @unchecked Sendable {
                 }
                 let index = Int(descriptor)
                 if index < handlers.count, let handler = handlers[index] {
-                    handler.handleEvents(Events(rawValue: events[i]))
+                    handler.handleEvents(IOEvents(rawValue: events[i]))
                 }
             }
             runDueTimers()
@@ -172,6 +148,12 @@ public final class EventLoop: @unchecked Sendable {
         handlers.removeAll()
         timers.removeAll()
         inbox.withLock { $0.removeAll() }
+        let completions = stopCompletions.withLock { list in
+            finished.store(true, ordering: .sequentiallyConsistent)
+            defer { list.removeAll() }
+            return list
+        }
+        for completion in completions { completion() }
     }
 
     /// How long `epoll_wait` may sleep: until the next timer, 0 with tasks waiting.
@@ -202,3 +184,4 @@ public final class EventLoop: @unchecked Sendable {
         for timer in due { timer.task() }
     }
 }
+#endif

@@ -1,0 +1,144 @@
+// Live regressions for the connection defects the state machine fixed, on both transports.
+// Each failed on e02591c (the flag-based connection).
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Logging
+import Sockets
+import Testing
+@testable import TileHTTP
+
+@Suite(.timeLimit(.minutes(1))) struct HTTPConnectionDefectTests {
+    /// Empty lines before a request line: the connection is answered 431 and closed after the
+    /// header limit, instead of buffering without end.
+    @Test(arguments: IOTransport.available)
+    func anEmptyLineFloodIsCutOffAtTheHeaderLimit(transport: IOTransport) async throws {
+        try await withLiveServer(transport, configure: { $0.limits.maxHeaderBytes = 4096 }) { port in
+            let client = try WireClient(port: port)
+            client.send(String(repeating: "\r\n", count: 8192))
+            let answer = try #require(client.readAnswer())
+            #expect(answer.status == 431)
+            #expect(client.ending() == .endOfFile)
+        }
+    }
+
+    /// Pipelined requests behind a slow one, the last with `Connection: close`: every answer
+    /// arrives and the close is a FIN, not a reset that would discard them.
+    @Test(arguments: IOTransport.available)
+    func answersAfterASuspendedReadAreNotLostToAReset(transport: IOTransport) async throws {
+        try await withLiveServer(transport) { port in
+            let client = try WireClient(port: port)
+            client.send("GET /later/5 HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /bytes/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                + "GET /bytes/9 HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(300_000)  // answers sit unread in our buffer while the server closes
+            #expect(client.readAnswer()?.body.count == 5)
+            #expect(client.readAnswer()?.body.count == 7)
+            #expect(client.ending() == .endOfFile)
+        }
+    }
+
+    /// The 503 for a client beyond `maxConnections` is readable: the server lingers instead of
+    /// closing with the client's request unread (a reset).
+    @Test(arguments: IOTransport.available)
+    func theOverloadAnswerIsReadable(transport: IOTransport) async throws {
+        try await withLiveServer(transport, configure: { $0.maxConnections = 1 }) { port in
+            let first = try WireClient(port: port)
+            first.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(first.readAnswer()?.status == 200)
+            let second = try WireClient(port: port)
+            second.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(200_000)
+            let answer = try #require(second.readAnswer())
+            #expect(answer.status == 503)
+            #expect(second.ending() == .endOfFile)
+        }
+    }
+
+    /// A pending answer has a deadline (503), and a second completion is ignored.
+    @Test(arguments: IOTransport.available)
+    func aPendingAnswerTimesOutAndASecondCompletionIsIgnored(transport: IOTransport) async throws {
+        try await withLiveServer(transport, configure: { $0.answerTimeout = 0.5 }) { port in
+            let client = try WireClient(port: port)
+            client.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = try #require(client.readAnswer())
+            #expect(answer.status == 503)
+            #expect(client.ending() == .endOfFile)
+
+            let twice = try WireClient(port: port)
+            twice.send("GET /twice/4 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(twice.readAnswer()?.status == 200)
+            twice.send("GET /bytes/3 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let next = try #require(twice.readAnswer())
+            #expect(next.status == 200, "the second completion was not sent as an extra answer")
+            #expect(next.body.count == 3)
+        }
+    }
+
+    /// `Expect: 100-continue`: the final status comes at once, without the body being sent.
+    @Test(arguments: IOTransport.available)
+    func expectContinueGetsItsFinalStatusAtOnce(transport: IOTransport) async throws {
+        try await withLiveServer(transport) { port in
+            let client = try WireClient(port: port)
+            client.send("POST /bytes/2 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
+            let answer = try #require(client.readAnswer())
+            #expect(answer.status == 200)
+            #expect(client.ending() == .endOfFile, "the unread body closes the connection")
+        }
+    }
+
+    @Test(arguments: IOTransport.available)
+    func versionTargetAndFieldRulesOnTheWire(transport: IOTransport) async throws {
+        try await withLiveServer(transport, configure: { $0.limits.maxHeaderFields = 8 }) { port in
+            let later = try WireClient(port: port)
+            later.send("GET /bytes/1 HTTP/1.7\r\nHost: x\r\n\r\n")
+            #expect(later.readAnswer()?.status == 200)
+
+            let star = try WireClient(port: port)
+            star.send("GET * HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(star.readAnswer()?.status == 400)
+
+            let absolute = try WireClient(port: port)
+            absolute.send("GET http://tiles.example.org/host HTTP/1.1\r\nHost: other\r\n\r\n")
+            #expect(absolute.readAnswer().map { String(decoding: $0.body, as: UTF8.self) } == "tiles.example.org\n")
+
+            let fields = try WireClient(port: port)
+            fields.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n" + (0 ..< 9).map { "X-\($0): v\r\n" }.joined() + "\r\n")
+            #expect(fields.readAnswer()?.status == 431)
+        }
+    }
+
+    @Test(arguments: IOTransport.available)
+    func slowHeadersGet408AndIdleConnectionsClose(transport: IOTransport) async throws {
+        try await withLiveServer(transport, configure: { $0.headerTimeout = 0.4; $0.idleTimeout = 0.6 }) { port in
+            let slow = try WireClient(port: port)
+            slow.send("GET /bytes/1 HTTP/1.1\r\n")
+            #expect(slow.readAnswer()?.status == 408)
+            #expect(slow.ending() == .endOfFile)
+
+            let idle = try WireClient(port: port)
+            idle.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(idle.readAnswer()?.status == 200)
+            #expect(idle.ending() == .endOfFile, "closed after the idle timeout, not left open")
+        }
+    }
+
+    /// Shutdown closes an idle connection in order (end-of-file, no reset), and the server's
+    /// completion runs only after every loop stopped.
+    @Test(arguments: IOTransport.available)
+    func shutdownClosesIdleConnectionsInOrder(transport: IOTransport) async throws {
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
+        let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
+                                logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let port = try server.start()
+        let client = try WireClient(port: port)
+        client.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readAnswer()?.status == 200)
+        await withCheckedContinuation { continuation in server.shutdown(gracePeriod: 3) { continuation.resume() } }
+        #expect(client.ending() == .endOfFile)
+        #expect(server.connectionCount == 0)
+        #expect(throws: SocketError.self) { _ = try Socket.connect(host: "127.0.0.1", port: port) }
+    }
+}

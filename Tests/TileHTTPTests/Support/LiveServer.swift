@@ -1,0 +1,22 @@
+// Runs a real HTTPServer on a loopback port for a test, on the transport asked for.
+
+import Logging
+import Sockets
+@testable import TileHTTP
+
+/// Starts a server answering with `SizedResponder` on `transport`, runs `body` with its port,
+/// and always shuts it down (the server must outlive its connections).
+func withLiveServer(
+    _ transport: IOTransport, configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+    _ body: (Int) throws -> Void
+) async throws {
+    var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
+                            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    let port = try server.start()
+    var failure: (any Error)?
+    do { try body(port) } catch { failure = error }
+    await withCheckedContinuation { continuation in server.shutdown(gracePeriod: 1) { continuation.resume() } }
+    if let failure { throw failure }
+}
