@@ -67,3 +67,28 @@ import TileHTTP
         }
     }
 }
+
+/// Where OGC requests are answered: documents and refusals on the event loop (pure), tiles as
+/// the XYZ path does (a miss on the workers, the hit that follows on the loop).
+@Suite struct OGCDispatchTests {
+    let folder = TemporaryFolder()
+
+    @Test(arguments: ["/wmts/1.0.0/WMTSCapabilities.xml", "/wmts?SERVICE=WMTS&REQUEST=GetCapabilities", "/wmts",
+                      "/wmts/1.0.0/nope/default/GoogleMapsCompatible/0/0/0.png", "/ogc", "/ogc/conformance",
+                      "/ogc/collections/world/map/tiles/WebMercatorQuad", "/ogc/tileMatrixSets/WebMercatorQuad",
+                      "/ogc/collections/world/map/tiles/WebMercatorQuad/9/0/0"])
+    func documentsAndRefusalsAnswerOnTheLoop(_ target: String) throws {
+        #expect(try OGCFixtures.service(folder: folder).answerOnLoop(target) != nil)
+    }
+
+    @Test(arguments: ["/wmts/1.0.0/world/default/GoogleMapsCompatible/2/1/3.png",
+                      "/ogc/collections/world/map/tiles/WebMercatorQuad/2/1/3"])
+    func tilesMissOnTheWorkersAndHitOnTheLoop(_ target: String) async throws {
+        let service = try OGCFixtures.service(folder: folder)
+        #expect(try service.answerOnLoop(target) == nil, "a miss may block: it goes to the workers")
+        let miss = try await service.answerAsSent(target)
+        #expect(miss.status == .ok && miss.note == "miss")
+        let hit = try #require(try service.answerOnLoop(target))
+        #expect(hit.note == "hit" && hit.body == Fixtures.worldTile(2, 3, 1))
+    }
+}
