@@ -17,6 +17,7 @@
 #   URL_STYLE=plain  plain: /{z}/{x}/{y}.png; layer: /world/{z}/{x}/{y}.png; mixed: both
 #   SKIP_BUILD=0     1: do not run `swift build`, use the existing release binary
 #   BUILD_TIMEOUT=3600  seconds the release build may take
+#   TRANSPORT=epoll  tilelayer's server.transport: epoll or dispatch
 #   KEEP=0           1: keep the temp dir (configs, logs, raw wrk output) and print its path
 #
 # Exit status: 0 whether or not the target is met; non-zero when the build fails, a server does
@@ -35,6 +36,7 @@ URL_STYLE=${URL_STYLE:-plain}
 SKIP_BUILD=${SKIP_BUILD:-0}
 BUILD_TIMEOUT=${BUILD_TIMEOUT:-3600}
 KEEP=${KEEP:-0}
+TRANSPORT=${TRANSPORT:-epoll}
 
 die() { echo "bench-http: $*" >&2; exit 2; }
 
@@ -236,6 +238,7 @@ server:
   host: 127.0.0.1
   port: $TL_PORT
   cors: "*"
+  transport: $TRANSPORT
   log: {level: notice, access: false}
 layers:
   - name: world

@@ -22,15 +22,16 @@ enum TileArgumentParsing {
         return GeoBounds(west: west, south: south, east: east, north: north)
     }
 
-    /// `lon,lat,zoom[,bearing[,tilt]]` (the `/static` path's order).
-    static func camera(_ text: String) throws -> Camera {
+    /// `lon,lat,zoom[,bearing[,tilt]]` (the `/static` path's order), clamped to `limits` as `/static`
+    /// clamps it (the zoom before the tilt).
+    static func camera(_ text: String, limits: CameraLimits) throws -> Camera {
         let values = text.split(separator: ",").map { Double($0) }
         guard (3 ... 5).contains(values.count), values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
             throw ValidationError("--view \"\(text)\": expected lon,lat,zoom[,bearing[,tilt]]")
         }
         let numbers = values.map { $0! }
-        return Camera(latitude: numbers[1], longitude: numbers[0], zoom: numbers[2],
-                      bearing: numbers.count > 3 ? numbers[3] : 0, tilt: numbers.count > 4 ? numbers[4] : 0)
+        return Camera(target: Coordinate(latitude: numbers[1], longitude: numbers[0]), zoom: numbers[2],
+                      bearing: numbers.count > 3 ? numbers[3] : 0, tilt: numbers.count > 4 ? numbers[4] : 0, limits: limits)
     }
 
     /// `WxH` or `WxH@2x`, in points.

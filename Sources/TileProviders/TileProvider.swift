@@ -28,8 +28,9 @@ public enum TileResult: Sendable, Equatable {
 }
 
 /// A source that answers synchronously (the SDK's `GMSSyncTileLayer.tileFor(x:y:zoom:)`):
-/// local files, a database, generated images. The server calls it on a Dispatch thread,
-/// never on the Swift-concurrency pool, so it may block briefly on local I/O.
+/// local files, a database, generated images. The server calls it on a thread of its bounded
+/// worker pool, never on an event loop or the Swift-concurrency pool, so it may block on local
+/// I/O (a call that hangs holds one worker, and delays no other request).
 public protocol SyncTileProvider: Sendable {
     /// The tile at column `x`, row `y` (XYZ, from the north) of zoom `zoom`.
     func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult

@@ -1,5 +1,6 @@
-/// A layer's provider, whichever protocol it speaks. The server calls a synchronous provider
-/// directly on its Dispatch thread (no task, no hop) and an asynchronous one from a task.
+/// A layer's provider, whichever protocol it speaks. The server calls a synchronous provider on
+/// a thread of its worker pool (never on an event loop: it may block) and an asynchronous one
+/// from a task.
 public enum TileSource: Sendable {
     /// A `SyncTileProvider`.
     case sync(any SyncTileProvider)
@@ -15,8 +16,9 @@ public enum TileSource: Sendable {
     }
 }
 
-/// Runs a synchronous provider as an asynchronous one. The blocking call runs on a Dispatch
-/// queue, not on the Swift-concurrency pool.
+/// Runs a synchronous provider as an asynchronous one (for callers outside the server, which
+/// has its own worker pool). The blocking call runs on a Dispatch queue, not on the
+/// Swift-concurrency pool.
 public struct SyncProviderAdapter: AsyncTileProvider {
     /// The wrapped provider.
     public let provider: any SyncTileProvider

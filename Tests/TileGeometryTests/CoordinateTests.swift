@@ -28,6 +28,13 @@ struct CoordinateTests {
         #expect(wrapped >= -180 && wrapped < 180)
     }
 
+    @Test("a longitude already in range is kept exactly (Tokyo Station stays 139.7671)")
+    func longitudeInRangeIsExact() {
+        for longitude in [139.7671, -123.11, -180, 179.99999999999997, 0.1] {
+            #expect(Coordinate.wrappedLongitude(longitude) == longitude)
+        }
+    }
+
     @Test("the camera documents: 480, 840 and 1200 all give 120")
     func longitudeDocuments() {
         for longitude in [480.0, 840, 1200] {

@@ -48,6 +48,9 @@ import TileHTTP
         let warm = try RawHTTPClient(port: live.port)
         for y in 0 ..< 4 { #expect(warm.request("/2/1/\(y).png")?.status == 200) }
 
+        // The warm-up's workers go back to idle just after their answers: wait for that.
+        #expect(try await eventually { service.workers.load.running == 0 })
+
         // Eight reads that hang, each on a connection of its own, fill the pool.
         var hung: [RawHTTPClient] = []
         for x in 0 ..< 8 {
@@ -55,7 +58,7 @@ import TileHTTP
             client.send("GET /hung/3/\(x)/0.png HTTP/1.1\r\nHost: x\r\n\r\n")
             hung.append(client)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await eventually { service.workers.load.running == 8 })
 
         // Hot tiles and pages are answered from the loops meanwhile (a 3 s receive timeout:
         // a stalled loop would leave these unanswered).
@@ -79,4 +82,13 @@ import TileHTTP
         #expect(hot.request("/3/0/0.png")?.status == 200)
         await live.stop()
     }
+}
+
+/// Polls `condition` for up to five seconds.
+private func eventually(_ condition: () -> Bool) async throws -> Bool {
+    for _ in 0 ..< 500 {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
 }

@@ -52,6 +52,7 @@ import Testing
         ("layers: [{source: {type: directory, path: /}}]", "layers[0]", "needs a name"),
         ("layers: [{name: Bad, source: {type: directory, path: /}}]", "layers[0].name", "not a valid layer name"),
         ("layers: [{name: static, source: {type: directory, path: /}}]", "layers[0].name", "reserved"),
+        ("layers: [{name: camera, source: {type: directory, path: /}}]", "layers[0].name", "reserved"),
         ("layers: [{name: a}]", "layers[0]", "needs a source"),
         ("layers: [{name: a, source: {type: ftp}}]", "layers[0].source", "unknown source type"),
         ("layers: [{name: a, source: {type: directory, path: /nonexistent/x}}]", "layers[0].source.path", "does not exist"),

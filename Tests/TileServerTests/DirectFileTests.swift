@@ -30,6 +30,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
 
     @Test func tilesAreSentFromTheirFilesWithTheCachedLayersETag() async throws {
         #expect(try service.answerOnLoop("/direct/1/1/0.png") == nil, "opening a file may block: the workers do it")
+        let opened = ContinuousClock.now
         let raw = try await service.answerAsSent("/direct/1/1/0.png")
         #expect(raw.status == .ok)
         #expect(raw.body.isEmpty)
@@ -37,10 +38,13 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(file.count == Fixtures.worldTile(1, 1, 0).count)
         #expect(try fileBytes(file) == Fixtures.worldTile(1, 1, 0))
         #expect(raw.note == "bypass")
-        // Kept open with a known fingerprint, the next request is answered on the loop.
-        let hot = try #require(try service.answerOnLoop("/direct/1/1/0.png"))
-        #expect(hot.file != nil)
-        #expect(hot.headers[.eTag] == raw.headers[.eTag])
+        // Kept open with a known fingerprint, the next request is answered on the loop (while
+        // the open file is valid: a loaded machine may take longer than that).
+        let hot = try service.answerOnLoop("/direct/1/1/0.png")
+        if ContinuousClock.now - opened < .milliseconds(900) {
+            #expect(hot?.file != nil)
+            #expect(hot?.headers[.eTag] == raw.headers[.eTag])
+        }
 
         let cached = try await service.get("/world/1/1/0.png")
         #expect(cached.file == nil)
@@ -66,16 +70,20 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
     /// A tile's file stays open for `OpenTileFiles.defaultValidity` (1 s), like nginx's
     /// open_file_cache: a replaced file is served from the next opening on.
     @Test func aReplacedFileIsServedWithItsNewETagOnceTheOpenFileExpires() async throws {
+        let opened = ContinuousClock.now
         let before = try await service.get("/direct/1/0/0.png")
-        #expect(before.body == Fixtures.worldTile(1, 0, 0))
+        #expect(Bool(before.body == Fixtures.worldTile(1, 0, 0)))
         let replacement = Fixtures.worldTile(2, 1, 1)
         replace("direct/1/0/0.png", with: replacement)
         let soon = try await service.get("/direct/1/0/0.png")
-        #expect(soon.body == Fixtures.worldTile(1, 0, 0), "the open file is the old one, whole")
-        #expect(soon.headers[.eTag] == before.headers[.eTag])
+        // Only while the open file is still valid (a loaded machine may take longer than that).
+        if ContinuousClock.now - opened < .milliseconds(900) {
+            #expect(Bool(soon.body == Fixtures.worldTile(1, 0, 0)), "the open file is the old one, whole")
+            #expect(soon.headers[.eTag] == before.headers[.eTag])
+        }
         try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
         let after = try await service.get("/direct/1/0/0.png")
-        #expect(after.body == replacement)
+        #expect(Bool(after.body == replacement))
         #expect(after.headers[.eTag] != before.headers[.eTag])
         #expect(after.headers[.eTag] == (try await service.get("/world/2/1/1.png")).headers[.eTag])
     }

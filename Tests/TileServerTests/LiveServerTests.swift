@@ -35,6 +35,21 @@ import TileHTTP
     }
 
     @Test(arguments: IOTransport.available)
+    func cameraAnswersOverARealSocket(transport: IOTransport) async throws {
+        try await withServer(transport) { port in
+            let client = try RawHTTPClient(port: port)
+            let response = try #require(client.request("/camera/world/-118.6,49.9,2/800x600.json?update=zoomIn&point=400,300"))
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            let object = try JSONSerialization.jsonObject(with: Data(response.body)) as! [String: Any]
+            #expect((object["camera"] as! [String: Any])["zoom"] as? Int == 3)
+            #expect(object["visibleRegion"] is [String: Any] && (object["points"] as! [Any]).count == 1)
+            let bad = try #require(client.request("/camera/world/-118.6,49.9,2/800x600.json?update=zoomSideways"))
+            #expect(bad.status == 400 && bad.text.contains("update 1"))
+        }
+    }
+
+    @Test(arguments: IOTransport.available)
     func pipelinedResponsesComeBackInOrder(transport: IOTransport) async throws {
         try await withServer(transport) { port in
             let client = try RawHTTPClient(port: port)

@@ -66,6 +66,22 @@ import TileGeometry
         #expect(Set(stored) == Set(expected.map { "\($0.z)/\($0.x)/\($0.y).tile" }))
     }
 
+    @Test func viewTiltIsLimitedAtTheZoomSeededNotTheZoomAsked() throws {
+        let configuration = try Fixtures.configuration("""
+        layers:
+          - name: deep
+            source: {type: debug}
+            minZoom: 16
+            maxZoom: 18
+        """, in: folder)
+        let layer = try #require(try ServiceState(configuration: configuration, logger: Fixtures.logger).layers["deep"])
+        let plan = try SeedCommand.parse(["--layer", "deep", "--view", "-118.6,49.9,8,0,60", "--size", "400x300"]).makePlan(layer: layer)
+        guard case .tiles(let tiles, _) = plan.area else { Issue.record("not a view plan"); return }
+        // Zoom 8 is raised to 16, where 60° is allowed (it was clamped to zoom 8's 30° first).
+        let camera = Camera(latitude: 49.9, longitude: -118.6, zoom: 16, tilt: 60)
+        #expect(tiles == ViewTiles(camera: camera, viewport: Viewport(width: 400, height: 300)).tiles(atZoom: 16))
+    }
+
     @Test func retinaViewSeeds2xTilesAndRetinaFlagBoth() async throws {
         let (summary, _) = try await seed(["--layer", "debug", "--view", "10,50,3", "--size", "300x200@2x"], disk: true)
         let stored = try FileManager.default.subpathsOfDirectory(atPath: folder.path + "/cache/debug").filter { $0.hasSuffix(".tile") }

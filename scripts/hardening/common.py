@@ -51,7 +51,7 @@ layers:
 
 
 def write_config(name, header_seconds=10, idle_seconds=60, max_connections=20000, cache_bytes=268435456,
-                 access_log=False):
+                 access_log=False, transport="epoll", extra_layers="", workers=""):
     folder = os.path.join(OUT, name)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "tilelayer.yml")
@@ -62,7 +62,8 @@ def write_config(name, header_seconds=10, idle_seconds=60, max_connections=20000
   limits: {{maxConnections: {max_connections}}}
   timeouts: {{headerSeconds: {header_seconds}, idleSeconds: {idle_seconds}}}
   log: {{level: info, access: {str(access_log).lower()}}}
-""" + layers_yaml(cache_bytes))
+  transport: {transport}
+{workers}""" + layers_yaml(cache_bytes) + extra_layers)
     return path
 
 

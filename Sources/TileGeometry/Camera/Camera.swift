@@ -39,7 +39,7 @@ public struct Camera: Sendable, Hashable, Codable {
     public static let highZoomMaxTilt = 65.0
 
     /// The largest tilt allowed at `zoom`: 30° at zoom ≤ 10, 65° at zoom ≥ 16, linear in between
-    /// ("a series of line segments as a function of zoom, rather than a step function").
+    /// (SPEC "Tile geometry"; continuous in the zoom, so zooming never makes the tilt jump).
     public static func maxTilt(atZoom zoom: Double) -> Double {
         if zoom <= lowTiltZoom { return lowZoomMaxTilt }
         if zoom >= highTiltZoom { return highZoomMaxTilt }
@@ -66,8 +66,19 @@ public struct Camera: Sendable, Hashable, Codable {
 
     /// The camera after a layer's limits: zoom clamped to [minZoom, maxZoom] (the nearest valid zoom),
     /// the target clamped into `targetBounds` when there is one, and the tilt clamped for the new zoom.
+    ///
+    /// This camera's tilt was already clamped for its own zoom; to clamp values as asked for (a tilt of
+    /// 60 at zoom 8 raised to minZoom 16 keeps 60), use `init(target:zoom:bearing:tilt:limits:)`.
     public func clamped(to limits: CameraLimits) -> Camera {
         Camera(target: limits.clampTarget(target), zoom: limits.clampZoom(zoom), bearing: bearing, tilt: tilt)
+    }
+
+    /// The camera a map with `limits` shows when asked for these values (the SDK's `moveCamera` with a
+    /// `GMSCameraPosition`): the zoom is clamped to the limits first, so the tilt is limited by the
+    /// largest tilt of the zoom actually shown, then the target is clamped into `targetBounds`.
+    public init(target: Coordinate, zoom: Double, bearing: Double = 0, tilt: Double = 0, limits: CameraLimits) {
+        self.init(target: limits.clampTarget(target.normalized()), zoom: limits.clampZoom(zoom),
+                  bearing: bearing, tilt: tilt)
     }
 
     /// Decodes `{"target": {"lat", "lon"}, "zoom", "bearing", "tilt"}` (the `/static` JSON shape),

@@ -11,8 +11,9 @@ public enum CameraUpdate: Sendable, Hashable {
     case zoomBy(Double, point: ScreenPoint?)
     /// To a target, optionally with a zoom.
     case setTarget(Coordinate, zoom: Double?)
-    /// To a given camera.
-    case setCamera(Camera)
+    /// To a camera given by its values as asked for, unclamped (a `GMSCameraPosition`): applied, the zoom
+    /// is clamped to the layer's range before the tilt, so the tilt limit is the one of the zoom shown.
+    case setCamera(target: Coordinate, zoom: Double, bearing: Double = 0, tilt: Double = 0)
     /// Scroll by points on screen (x right, y down).
     case scrollBy(x: Double, y: Double)
     /// Fit a box with insets kept clear (in addition to the viewport's padding).
@@ -22,6 +23,11 @@ public enum CameraUpdate: Sendable, Hashable {
     public static func zoom(by delta: Double) -> CameraUpdate { .zoomBy(delta, point: nil) }
     /// `zoomBy` keeping `point` fixed on screen.
     public static func zoom(by delta: Double, at point: ScreenPoint) -> CameraUpdate { .zoomBy(delta, point: point) }
+    /// `setCamera` to the values of `camera` (already valid on its own, so its tilt is at most the
+    /// largest tilt of its own zoom).
+    public static func setCamera(_ camera: Camera) -> CameraUpdate {
+        .setCamera(target: camera.target, zoom: camera.zoom, bearing: camera.bearing, tilt: camera.tilt)
+    }
     /// `setTarget` keeping the zoom.
     public static func setTarget(_ target: Coordinate) -> CameraUpdate { .setTarget(target, zoom: nil) }
     /// `fitBounds` with 64 points of padding, the SDK's default for `fit(_:)`.
@@ -51,8 +57,8 @@ public enum CameraUpdate: Sendable, Hashable {
             return camera.zoomed(by: delta, at: point, in: viewport, limits: limits)
         case .setTarget(let target, let zoom):
             return camera.with(target: target, zoom: zoom).clamped(to: limits)
-        case .setCamera(let newCamera):
-            return newCamera.clamped(to: limits)
+        case .setCamera(let target, let zoom, let bearing, let tilt):
+            return Camera(target: target, zoom: zoom, bearing: bearing, tilt: tilt, limits: limits)
         case .scrollBy(let x, let y):
             return camera.scrolled(byX: x, y: y).clamped(to: limits)
         case .fitBounds(let bounds, let insets):

@@ -29,6 +29,8 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `longitude` wrapped into [-180, 180) (the camera documents: 480, 840 and 1200 become 120).
     public static func wrappedLongitude(_ longitude: Double) -> Double {
         let half = degreesPerTurn / 2
+        // Already in range: returned exactly (the arithmetic below would turn 139.7671 into 139.76710000000003).
+        if longitude >= -half && longitude < half { return longitude }
         var shifted = (longitude + half).truncatingRemainder(dividingBy: degreesPerTurn)
         if shifted < 0 { shifted += degreesPerTurn }
         // Rounding can leave exactly one full turn (e.g. -1e-17 + 360); that is the west edge.

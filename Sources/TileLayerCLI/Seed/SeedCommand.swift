@@ -95,7 +95,7 @@ struct SeedCommand: ParsableCommand {
             guard bbox == nil else { throw ValidationError("give --bbox or --view, not both") }
             guard let size else { throw ValidationError("--view needs --size WxH[@2x]") }
             let viewport = try TileArgumentParsing.viewport(size)
-            let camera = try TileArgumentParsing.camera(view).clamped(to: limits)
+            let camera = try TileArgumentParsing.camera(view, limits: limits)
             let ground = ViewTiles(camera: camera, viewport: viewport)
             let zooms = try requested.map { try clamp($0, layer: layer) }
                 ?? [ViewTiles.tileZoom(forZoom: camera.zoom, limits: limits)]

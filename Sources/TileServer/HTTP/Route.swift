@@ -23,6 +23,8 @@ public enum Route: Sendable, Equatable {
     case tile(TileRoute)
     /// `/static/{layer}/{camera}/{w}x{h}[@2x].png|json`: a rendered or described map view.
     case staticMap(StaticRoute)
+    /// `/camera/{layer}/{camera}/{w}x{h}.json`: the SDK's camera for a view, as JSON.
+    case camera(StaticRoute)
     /// `/metrics`: Prometheus text exposition.
     case metrics
     /// `/wmts…`: WMTS 1.0.0 capabilities and tiles.

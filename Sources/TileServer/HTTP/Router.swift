@@ -7,6 +7,7 @@ public enum Router {
     public static func match(_ segments: [String]) -> RouteMatch {
         if segments.first == "admin" { return admin(Array(segments.dropFirst())) }
         if segments.first == StaticRouteParser.prefix { return StaticRouteParser.match(segments) }
+        if segments.first == CameraRouteParser.prefix { return CameraRouteParser.match(segments) }
         if segments.first == WMTSRoute.prefix { return WMTSRoute.match(segments) }
         if segments.first == OGCAPIRoute.prefix { return OGCAPIRoute.match(segments) }
         switch segments.count {

@@ -88,7 +88,8 @@ public final class TileService: HTTPResponder {
     /// The answer when it needs no wait; nil when the request must go to the workers.
     func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
         switch route {
-        case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics:
+        case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics, .camera:
+            // Memory and arithmetic only (the camera API computes; it reads no tile).
             return answer(request, route, completion: { _ in })
         case .tile(let tile):
             return tileResponseWithoutWaiting(request, tile)
@@ -142,6 +143,7 @@ public final class TileService: HTTPResponder {
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile(let tile): return tileResponse(request, tile, completion: completion)
         case .staticMap(let view): return staticResponse(request, view, completion: completion)
+        case .camera(let view): return cameraResponse(request, view)
         case .wmts, .ogcAPI: return ogcResponse(request, route, completion: completion)
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)

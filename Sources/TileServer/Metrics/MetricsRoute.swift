@@ -7,6 +7,7 @@ enum MetricsRoute {
     static let tileJSON = "tilejson"
     static let index = "index"
     static let staticFile = "static"
+    static let camera = "camera"
     static let health = "health"
     static let metrics = "metrics"
     static let admin = "admin"
@@ -28,6 +29,7 @@ extension Route {
         case .metrics: MetricsRoute.metrics
         case .asset: MetricsRoute.asset
         case .staticMap: MetricsRoute.staticFile
+        case .camera: MetricsRoute.camera
         case .wmts: MetricsRoute.wmts
         case .ogcAPI: MetricsRoute.ogcAPI
         case .clearCache, .reload: MetricsRoute.admin

@@ -1,5 +1,5 @@
-/// Why a `/static` request cannot be drawn: every case is the client's mistake and becomes a 400
-/// whose text says what to fix.
+/// Why a `/static` or `/camera` request cannot be answered: every case is the client's mistake and
+/// becomes a 400 whose text names the parameter and says what to fix.
 public enum StaticMapError: Error, Equatable, CustomStringConvertible {
     /// A value that is not a decimal number (`zoom "abc" is not a number`).
     case notANumber(name: String, text: String)
@@ -11,14 +11,22 @@ public enum StaticMapError: Error, Equatable, CustomStringConvertible {
     case badSize(text: String)
     /// A side outside 1…2048 pixels (`@2x` doubles the points).
     case sizeOutOfRange(name: String, value: String, scale: Int)
-    /// A negative padding.
-    case negativePadding(Double)
+    /// A negative padding (`name`: `padding`, `fitPadding` or a `fit:` update's).
+    case negativePadding(name: String, value: Double)
     /// Padding as wide or as tall as the view.
     case paddingLeavesNoRoom(horizontal: Double, vertical: Double, width: Int, height: Int)
     /// `auto` without `?bounds=`.
     case missingBounds
     /// A bounds box that is not one.
     case badBounds(String)
+    /// An `update=` value (1-based `index` among the updates) that is not a camera update.
+    case badUpdate(index: Int, text: String, reason: String)
+    /// More values of a repeated parameter than one request may carry.
+    case tooMany(name: String, limit: Int)
+    /// A screen point (of `point=` or `zoomBy:D@X,Y`) outside the view.
+    case pointOutsideView(name: String, x: Double, y: Double, width: Int, height: Int)
+    /// A `span=` that is not two positive distances.
+    case badSpan(String)
 
     public var description: String {
         switch self {
@@ -34,14 +42,22 @@ public enum StaticMapError: Error, Equatable, CustomStringConvertible {
             let limit = StaticRoute.maxPixelSide / scale
             let unit = scale == 1 ? "" : " at @\(scale)x (\(StaticRoute.maxPixelSide) pixels)"
             return "\(name) \(value) is outside 1-\(limit)\(unit)"
-        case .negativePadding(let value):
-            return "padding \(value) must not be negative"
+        case .negativePadding(let name, let value):
+            return "\(name) \(value) must not be negative"
         case .paddingLeavesNoRoom(let horizontal, let vertical, let width, let height):
             return "padding leaves no room: \(horizontal) of \(width) points across, \(vertical) of \(height) down"
         case .missingBounds:
             return "/static/{layer}/auto/… needs ?bounds={west},{south},{east},{north}"
         case .badBounds(let reason):
             return "bounds: \(reason)"
+        case .badUpdate(let index, let text, let reason):
+            return "update \(index) \"\(text)\": \(reason)"
+        case .tooMany(let name, let limit):
+            return "more than \(limit) \(name) parameters"
+        case .pointOutsideView(let name, let x, let y, let width, let height):
+            return "\(name) (\(x), \(y)) is outside the \(width)x\(height) view"
+        case .badSpan(let reason):
+            return "span: \(reason)"
         }
     }
 }

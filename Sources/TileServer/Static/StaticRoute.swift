@@ -1,5 +1,5 @@
-/// A `/static` request as named by its path (the query's padding and bounds are read later,
-/// by `StaticQuery`): which layer, which camera, what size, which answer.
+/// A `/static` (or `/camera`) request as named by its path (the query's padding, bounds, updates…
+/// are read later, by `StaticQuery`): which layer, which camera, what size, which answer.
 public struct StaticRoute: Sendable, Equatable {
     /// The camera part of the path.
     public enum CameraRequest: Sendable, Equatable {

@@ -1,4 +1,5 @@
-/// Reads `/static/{layer}/{camera}/{w}x{h}[@2x].{png|json}` paths into a `StaticRoute`. Pure, as
+/// Reads `/static/{layer}/{camera}/{w}x{h}[@2x].{png|json}` paths (and `/camera`'s, which share
+/// their shape) into a `StaticRoute`. Pure, as
 /// `Router` is: values are checked for syntax and size here, clamped later against the layer.
 enum StaticRouteParser {
     /// The first path segment of every static view.
@@ -6,25 +7,26 @@ enum StaticRouteParser {
 
     /// The route for `segments` (the first is `prefix`).
     static func match(_ segments: [String]) -> RouteMatch {
-        guard segments.count == 4, Router.isLayerName(segments[1]) else {
-            return .notFound("static views live at /static/{layer}/{lon},{lat},{zoom}[,{bearing}[,{tilt}]]/{w}x{h}[@2x].png")
-        }
+        match(segments, formats: [.png, .json],
+              usage: "static views live at /static/{layer}/{lon},{lat},{zoom}[,{bearing}[,{tilt}]]/{w}x{h}[@2x].png",
+              route: Route.staticMap)
+    }
+
+    /// `/{prefix}/{layer}/{camera}/{w}x{h}[@2x].{format}` for any of `formats` as `route`, or `usage`
+    /// as a 404 for a path of another shape: shared by `/static` and `/camera`.
+    static func match(_ segments: [String], formats: [StaticRoute.Format], usage: String,
+                      route: (StaticRoute) -> Route) -> RouteMatch {
+        guard segments.count == 4, Router.isLayerName(segments[1]) else { return .notFound(usage) }
         let file = segments[3]
-        let format: StaticRoute.Format
-        let sizeText: Substring
-        if file.hasSuffix(".png") {
-            format = .png
-        } else if file.hasSuffix(".json") {
-            format = .json
-        } else {
-            return .notFound("static views are .png or .json")
+        guard let format = formats.first(where: { file.hasSuffix("." + $0.rawValue) }) else {
+            return .notFound("\(segments[0]) views are " + formats.map { "." + $0.rawValue }.joined(separator: " or "))
         }
-        sizeText = file.dropLast(format.rawValue.count + 1)
+        let sizeText = file.dropLast(format.rawValue.count + 1)
         do throws(StaticMapError) {
             let camera = try cameraRequest(Substring(segments[2]))
             let (width, height, scale) = try size(sizeText)
-            return .route(.staticMap(StaticRoute(layer: segments[1], camera: camera, width: width, height: height,
-                                                 scale: scale, format: format)))
+            return .route(route(StaticRoute(layer: segments[1], camera: camera, width: width, height: height,
+                                            scale: scale, format: format)))
         } catch {
             return .badRequest(error.description)
         }

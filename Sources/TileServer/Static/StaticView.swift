@@ -1,10 +1,13 @@
 import TileGeometry
 
-/// A `/static` view resolved against its layer: the camera after every clamp, the viewport, and the
-/// ground and tiles it shows. The JSON answer describes exactly this value and the PNG draws it.
+/// A `/static` (or `/camera`) view resolved against its layer: the camera after every clamp and
+/// update, the viewport, and the ground and tiles it shows. The JSON answers describe exactly this
+/// value and the PNG draws it.
 struct StaticView: Sendable {
     /// The camera after the layer's zoom range, `targetBounds` and the camera's own clamps.
     let camera: Camera
+    /// The layer's zoom range and `targetBounds`.
+    let limits: CameraLimits
     /// Size in points, scale and padding.
     let viewport: Viewport
     /// Screen ↔ ground for `camera` in `viewport`.
@@ -19,22 +22,15 @@ struct StaticView: Sendable {
     /// Resolves `route` with its `query` for `layer`.
     init(route: StaticRoute, query: StaticQuery, layer: Layer) throws(StaticMapError) {
         let width = Double(route.width), height = Double(route.height)
-        let padding = query.padding
+        let padding = query.camera.padding
         guard padding.horizontal < width, padding.vertical < height else {
             throw .paddingLeavesNoRoom(horizontal: padding.horizontal, vertical: padding.vertical,
                                        width: route.width, height: route.height)
         }
+        try query.probes.check(width: route.width, height: route.height)
         viewport = Viewport(width: width, height: height, scale: route.scale, padding: padding)
-        let limits = CameraLimits(minZoom: layer.minZoom, maxZoom: layer.maxZoom, targetBounds: layer.settings.targetBounds)
-        switch route.camera {
-        case .explicit(let longitude, let latitude, let zoom, let bearing, let tilt):
-            // Zoom first, so the tilt limit is the one of the zoom actually drawn.
-            camera = Camera(target: Coordinate(latitude: latitude, longitude: longitude), zoom: limits.clampZoom(zoom),
-                            bearing: bearing, tilt: tilt).clamped(to: limits)
-        case .auto:
-            guard let box = query.bounds else { throw .missingBounds }
-            camera = Camera.fitting(box, in: viewport, limits: limits)
-        }
+        limits = CameraLimits(minZoom: layer.minZoom, maxZoom: layer.maxZoom, targetBounds: layer.settings.targetBounds)
+        camera = try ViewCamera.resolve(route.camera, query: query.camera, viewport: viewport, limits: limits)
         projection = ViewProjection(camera: camera, viewport: viewport)
         let ground = ViewTiles(projection: projection)
         tileZoom = ViewTiles.tileZoom(forZoom: camera.zoom, limits: limits)
@@ -43,9 +39,12 @@ struct StaticView: Sendable {
     }
 
     /// The `/static … .json` document (SPEC "HTTP interface"), keys in the documented order.
-    var json: JSONValue {
+    var json: JSONValue { .object(jsonMembers) }
+
+    /// The members of `json`, which the `/camera` answer extends.
+    var jsonMembers: [(String, JSONValue)] {
         let padding = viewport.padding
-        return .object([
+        return [
             ("camera", .object([
                 ("target", .object([("lat", .number(camera.target.latitude)), ("lon", .number(camera.target.longitude))])),
                 ("zoom", .number(camera.zoom)), ("bearing", .number(camera.bearing)), ("tilt", .number(camera.tilt)),
@@ -56,6 +55,6 @@ struct StaticView: Sendable {
                                  ("bottom", .number(padding.bottom)), ("left", .number(padding.left))])),
             ("bounds", .array(bounds.array.map { .number($0) })),
             ("tiles", .array(tiles.map { .object([("z", .int($0.z)), ("x", .int($0.x)), ("y", .int($0.y))]) })),
-        ])
+        ]
     }
 }

@@ -4,34 +4,46 @@ import TilePNG
 
 extension TileService {
     /// The answer to a `/static` request: at once for JSON and for errors; for a PNG nil, and
-    /// `completion` once the view is rendered. The one place static-view errors become answers.
+    /// `completion` once the view is rendered.
     func staticResponse(
         _ request: HTTPRequest, _ route: StaticRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
+        let resolved: ResolvedView
+        switch resolveView(request, route, probes: false) {
+        case .view(let view): resolved = view
+        case .refused(let answer): return answer
+        }
+        switch route.format {
+        case .json:
+            return staticAnswer(request, body: Array(resolved.view.json.serialized.utf8),
+                                contentType: "application/json", layer: resolved.layer)
+        case .png:
+            Task { [self] in
+                completion(await renderedAnswer(request, resolved.view, layer: resolved.layer, variables: resolved.variables))
+            }
+            return nil
+        }
+    }
+
+    /// The view `route` and the request's query name, checked against its layer (the layer's own
+    /// query variables too), or the 404/400 that refuses it. `probes`: whether `point` and
+    /// `coordinate` are read (`/camera`) or left to the layer (`/static`). The one place view errors
+    /// (`StaticMapError`, a layer's `TileVariableError`) become answers, for both routes.
+    func resolveView(_ request: HTTPRequest, _ route: StaticRoute, probes: Bool) -> ViewResolution {
         guard let layer = state.layers[route.layer] else {
-            return errorResponse(.notFound, "unknown layer \"\(route.layer)\"")
+            return .refused(errorResponse(.notFound, "unknown layer \"\(route.layer)\""))
         }
         let view: StaticView
         let query: StaticQuery
         do throws(StaticMapError) {
-            query = try StaticQuery(request.queryItems)
+            query = try StaticQuery(request.queryItems, probes: probes)
             view = try StaticView(route: route, query: query, layer: layer)
         } catch {
-            return errorResponse(.badRequest, error.description)
+            return .refused(errorResponse(.badRequest, error.description))
         }
-        let variables: [String: String]
         switch layer.variableValues(from: query.layerItems) {
-        case .success(let values): variables = values
-        case .failure(let problem): return errorResponse(.badRequest, problem.description)
-        }
-        switch route.format {
-        case .json:
-            return staticAnswer(request, body: Array(view.json.serialized.utf8), contentType: "application/json", layer: layer)
-        case .png:
-            Task { [self] in
-                completion(await renderedAnswer(request, view, layer: layer, variables: variables))
-            }
-            return nil
+        case .success(let values): return .view(ResolvedView(view: view, query: query, layer: layer, variables: values))
+        case .failure(let problem): return .refused(errorResponse(.badRequest, problem.description))
         }
     }
 
@@ -59,7 +71,7 @@ extension TileService {
     }
 
     /// 200 with a content-hash ETag and the layer's caching, or 304 when the client's copy matches.
-    private func staticAnswer(_ request: HTTPRequest, body: [UInt8], contentType: String, layer: Layer) -> HTTPResponse {
+    func staticAnswer(_ request: HTTPRequest, body: [UInt8], contentType: String, layer: Layer) -> HTTPResponse {
         let etag = ContentHash.etag(of: body)
         var headers = HTTPHeaders()
         headers.add(.contentType, contentType)
