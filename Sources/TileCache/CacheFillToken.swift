@@ -10,12 +10,16 @@ public final class CacheFillToken<Key: Hashable & Sendable, Value: Sendable>: Se
     public let key: Key
     /// The fill that waiters joined.
     public let fill: PendingCacheFill<Value>
+    /// The stored value the caller's freshness test refused (`lookupOrJoin(_:isFresh:)`): it
+    /// stays stored until the fill replaces it, so the filler may still serve it if the fill fails.
+    public let expired: Value?
     private let shard: CacheShard<Key, Value>
     private let isCompleted = Atomic(false)
 
-    init(key: Key, fill: PendingCacheFill<Value>, shard: CacheShard<Key, Value>) {
+    init(key: Key, fill: PendingCacheFill<Value>, shard: CacheShard<Key, Value>, expired: Value? = nil) {
         self.key = key
         self.fill = fill
+        self.expired = expired
         self.shard = shard
     }
 

@@ -60,20 +60,39 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return answer ?? startFill(for: key)
     }
 
+    /// `lookupOrJoin(_:)` where a stored value `isFresh` refuses counts as a miss (it stays
+    /// stored, and the filler gets it as `CacheFillToken.expired`).
+    func lookupOrJoin(_ key: Key, isFresh: (Value) -> Bool) -> CacheLookup<Key, Value> {
+        let answer: CacheLookup<Key, Value>? = state.withLock { state in
+            if let value = state.list.value(for: key), isFresh(value) {
+                state.hits += 1
+                return .hit(value)
+            }
+            state.misses += 1
+            if let fill = state.fills[key] { return .joined(fill) }
+            return nil
+        }
+        return answer ?? startFill(for: key, isFresh: isFresh)
+    }
+
     /// The slow path of a miss nobody is filling yet.
     @usableFromInline
-    func startFill(for key: Key) -> CacheLookup<Key, Value> {
+    func startFill(for key: Key, isFresh: (Value) -> Bool = { _ in true }) -> CacheLookup<Key, Value> {
         // The fill was allocated outside the lock, so re-check: another caller
         // may have registered a fill or stored a value meanwhile.
         let fill = PendingCacheFill<Value>()
+        var expired: Value?
         let winner: CacheLookup<Key, Value>? = state.withLock { state in
-            if let value = state.list.value(for: key) { return .hit(value) }
+            if let value = state.list.value(for: key) {
+                if isFresh(value) { return .hit(value) }
+                expired = value
+            }
             if let other = state.fills[key] { return .joined(other) }
             state.fills[key] = fill
             state.fillsStarted += 1
             return nil
         }
-        return winner ?? .mustFill(CacheFillToken(key: key, fill: fill, shard: self))
+        return winner ?? .mustFill(CacheFillToken(key: key, fill: fill, shard: self, expired: expired))
     }
 
     func insert(_ value: Value, for key: Key, cost: Int) {

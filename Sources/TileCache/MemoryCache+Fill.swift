@@ -22,6 +22,13 @@ extension MemoryCache {
         shard(for: key).lookupOrJoin(key)
     }
 
+    /// `lookupOrJoin(_:)` for values that age: a stored value `isFresh` refuses is a miss. It
+    /// stays stored (and is handed to the filler as `CacheFillToken.expired`, to serve if the
+    /// fill fails) until the fill stores its replacement; concurrent callers join that one fill.
+    public func lookupOrJoin(_ key: Key, isFresh: (Value) -> Bool) -> CacheLookup<Key, Value> {
+        shard(for: key).lookupOrJoin(key, isFresh: isFresh)
+    }
+
     /// Ends the fill `token` stands for: stores a `.store` result unless a clear
     /// retired the fill after it started, then passes the value or error to every
     /// waiter (errors are never stored). Later calls with the same token do nothing.

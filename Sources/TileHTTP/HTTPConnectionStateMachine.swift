@@ -214,16 +214,15 @@ public struct HTTPConnectionStateMachine: Sendable {
             // The application did not answer in time: say so, and close (a late answer is ignored).
             phase = .closing
             let seconds = Double(timeouts.answer) / 1e9
-            var response = HTTPResponse.text(.serviceUnavailable, "no answer within \(Self.format(seconds)) s; retry later",
-                                             headers: [.retryAfter: "1", .cacheControl: "no-store"])
-            response.route = nil
+            var response = Self.errorAnswer(.serviceUnavailable, "no answer within \(Self.format(seconds)) s; retry later")
+            response.headers.add(.retryAfter, "1")
             return .send(HTTPOutgoingResponse(response: response, method: request.method, version: request.version,
                                               keepAlive: false, target: request.target, started: request.started))
         case .reading where !writeStalled && requestStarted != nil:
             phase = .closing
             let seconds = Double(timeouts.header) / 1e9
             return .send(HTTPOutgoingResponse(
-                response: .text(.requestTimeout, "request header not received within \(Self.format(seconds)) s"),
+                response: Self.errorAnswer(.requestTimeout, "request header not received within \(Self.format(seconds)) s"),
                 keepAlive: false, started: now))
         default:
             // Idle past its time, a write stalled, or the linger is over.
@@ -259,7 +258,7 @@ public struct HTTPConnectionStateMachine: Sendable {
             request = next
         } catch {
             phase = .closing
-            return .send(HTTPOutgoingResponse(response: .text(error.status, error.description), keepAlive: false,
+            return .send(HTTPOutgoingResponse(response: Self.errorAnswer(error.status, error.description), keepAlive: false,
                                               started: now, parseError: error))
         }
         requestStarted = parser.hasPartialRequest ? now : nil
@@ -280,6 +279,11 @@ public struct HTTPConnectionStateMachine: Sendable {
         }
         phase = .lingering(until: now + timeouts.linger)
         return .lingerClose
+    }
+
+    /// An answer about the connection or the request's framing: never stored by a cache.
+    private static func errorAnswer(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
+        .text(status, text, headers: [.cacheControl: "no-store"])
     }
 
     private static func format(_ seconds: Double) -> String {

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import Sockets
 import TileGeometry
 import TileServer
@@ -93,13 +94,18 @@ struct ClearCacheCommand: ParsableCommand {
     private func clearDisk(
         configuration: Configuration, zooms: ClosedRange<Int>?, box: GeoBounds?, logger: Logger, reason: String
     ) async throws -> String {
-        let state = try ServiceState(configuration: configuration, logger: logger)
-        guard let found = state.layers[layer] else { throw ClearCacheFailure("no layer \"\(layer)\" in \(configuration.file)") }
-        guard let folder = found.settings.cache.disk else {
-            throw ClearCacheFailure("\(reason), and layer \"\(layer)\" has no cache.disk to clear")
+        // Only this layer's settings: no source is opened, so a broken layer blocks no clear.
+        guard let found = configuration.layers.first(where: { $0.name == layer }) else {
+            throw ClearCacheFailure("no layer \"\(layer)\" in \(configuration.file)")
         }
         let matches = zooms == nil && box == nil ? nil : Self.selection(zooms: zooms, box: box)
-        switch await TileService(state: state, logger: logger).clearCache(layer: layer, where: matches) {
+        let cleared = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: TileService.clearDiskCache(of: found, where: matches)) }
+        }
+        guard let cleared, let folder = found.cache.disk else {
+            throw ClearCacheFailure("\(reason), and layer \"\(layer)\" has no cache.disk to clear")
+        }
+        switch cleared {
         case .success(let removed):
             return "\(reason); cleared the disk cache of layer \"\(layer)\" directly (\(folder)): "
                 + (removed.map { "\($0) files removed" } ?? "all files removed")
@@ -114,8 +120,10 @@ extension ClearCacheCommand {
     static func isConnectionRefused(_ error: any Error) -> Bool {
         if case SocketError.systemCall(_, ECONNREFUSED)? = error as? SocketError { return true }
         if let io = error as? IOError { return io.errnoCode == ECONNREFUSED }
-        let text = String(reflecting: error)
-        return text.contains("ECONNREFUSED") || text.contains("Connection refused") || text.contains("connectionRefused")
+        if let connection = error as? NIOConnectionError {
+            return !connection.connectionErrors.isEmpty && connection.connectionErrors.allSatisfy { isConnectionRefused($0.error) }
+        }
+        return false
     }
 
     /// Whether a TCP connection to the server of `base` (`http(s)://host[:port]`) is refused;

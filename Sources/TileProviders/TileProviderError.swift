@@ -22,6 +22,9 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
     case renderFailed(reason: String)
     /// The MBTiles file holds tiles in a format tilelayer does not serve (it serves PNG).
     case unsupportedFormat(path: String, format: String)
+    /// An upstream request failed in a way retrying will not mend (TLS, a body over the limit,
+    /// a URL that is not one): a bad gateway, not "not available now".
+    case upstream(url: String, reason: String)
 
     public var description: String {
         switch self {
@@ -38,6 +41,7 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(path): metadata \(key) has an invalid value \"\(value)\""
         case .unsupportedFormat(let path, let format):
             return "\(path) holds \(format) tiles; tilelayer serves png only (metadata format)"
+        case .upstream(let url, let reason): return "upstream \(url) failed: \(reason)"
         }
     }
 }

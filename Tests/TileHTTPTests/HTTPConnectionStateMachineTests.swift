@@ -254,6 +254,7 @@ private struct Harness {
         h.receive("BAD\r\n\r\n")
         #expect(h.sent.map(\.response.status) == [.badRequest])
         #expect(h.sent[0].parseError != nil)
+        #expect(h.sent[0].response.headers[.cacheControl] == "no-store", "no cache keeps an answer about framing")
         #expect(h.lingering)
     }
 

@@ -75,6 +75,23 @@ import TileHTTP
         }
     }
 
+    /// The offline clear builds no layer: another layer whose source cannot be opened does not block it.
+    @Test func anOfflineClearIsNotBlockedByAnotherBrokenLayer() async throws {
+        folder.write("broken.mbtiles", Array("not a database".utf8))
+        folder.write("cache/world/1/0/0.tile", [0])
+        let configuration = try Fixtures.configuration("""
+        layers:
+          - {name: world, source: {type: directory, path: \(Fixtures.worldFolder)}, cache: {disk: cache}}
+          - {name: broken, source: {type: mbtiles, path: broken.mbtiles}}
+        """, in: folder)
+        #expect(throws: ConfigurationError.self) { try ServiceState(configuration: configuration, logger: Fixtures.logger) }
+        let port = try await Self.closedPort()
+        let command = try ClearCacheCommand.parse(["--layer", "world", "--server", "http://127.0.0.1:\(port)"])
+        let message = try await command.execute(configuration: configuration, environment: [:], logger: Fixtures.logger)
+        #expect(message.contains("directly"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/cache/world/1/0/0.tile"))
+    }
+
     /// A loopback port nobody listens on (bound, then closed).
     static func closedPort() async throws -> Int {
         let server = try LiveServer(responder: AdminRecorder())

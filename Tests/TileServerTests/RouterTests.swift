@@ -29,7 +29,8 @@ import Testing
 
     @Test(arguments: [
         ["1", "x", "3.png"], ["1", "2", "y.png"], ["-1", "0", "0.png"], ["1", "2", ".png"],
-        ["world", "1", "-2", "3.png"], ["world", "1", "2", "3x.png"], ["1", "2", "3 .png"],
+        ["world", "1", "2", "-3.png"], ["world", "1", "2", "3x.png"], ["1", "2", "3 .png"], ["world", "1", "-", "3.png"],
+        ["world", "1", "--2", "3.png"],
     ])
     func nonNumbersAreBadRequests(_ segments: [String]) {
         guard case .badRequest(let reason) = Router.match(segments) else {
@@ -37,5 +38,11 @@ import Testing
             return
         }
         #expect(reason.contains("is not a number"))
+    }
+
+    /// x outside [0, 2^z) wraps (the map repeats east and west): a negative x is a tile, not a 400.
+    @Test func negativeXIsATile() {
+        #expect(Router.match(["world", "1", "-2", "3.png"]) == .route(.tile(TileRoute(layer: "world", z: 1, x: -2, y: 3, scale: 1))))
+        #expect(Router.match(["1", "-7", "0@2x.png"]) == .route(.tile(TileRoute(layer: nil, z: 1, x: -7, y: 0, scale: 2))))
     }
 }

@@ -71,11 +71,13 @@ public struct CompositeTileProvider: AsyncTileProvider {
         }
     }
 
-    /// A member's tile decoded at the composite's size (a 512 px member is box-downscaled).
+    /// A member's tile decoded at the composite's size: a 512 px member's is box-downscaled for a
+    /// 256 px composite, a 256 px member's upscaled for a 512 px composite.
     private func image(of tile: Tile, member: Member, request: TileRequest) throws(TileProviderError) -> RGBAImage {
         do {
             var image = try PNGDecoder.decode(tile.data)
             if image.width == 2 * tileSize && image.height == 2 * tileSize { image = try image.downscaled2x() }
+            if 2 * image.width == tileSize && 2 * image.height == tileSize { image = image.upscaled2x() }
             guard image.width == tileSize, image.height == tileSize else {
                 throw TileProviderError.renderFailed(
                     reason: "layer \(member.name) tile \(request) is \(image.width)×\(image.height), not \(tileSize) px")

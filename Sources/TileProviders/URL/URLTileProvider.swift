@@ -8,7 +8,8 @@ import NIOCore
 /// or a closure, fetched from `http(s)://` upstreams or read from `file://` paths.
 ///
 /// Upstream 200 → the tile (must be a PNG, else 502); 404/204 → no tile; 5xx, 429, a timeout,
-/// a refused or reset connection → not available now. A nil URL is "no tile".
+/// a refused or reset connection → not available now; TLS, an oversize body, a bad URL →
+/// `TileProviderError.upstream` (502). A nil URL is "no tile".
 ///
 /// `@unchecked Sendable`: every stored property is immutable; `HTTPClient` is thread-safe.
 public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
@@ -86,7 +87,11 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
         }
         switch outcome {
         case .failure(let error):
-            metrics.failed(UpstreamFailureKind(error: error))
+            let kind = UpstreamFailureKind(error: error)
+            metrics.failed(kind)
+            // A timeout or a lost connection may mend: not available now. TLS, a body over the
+            // limit or a bad URL will not: a bad gateway.
+            guard kind == .timeout || kind == .connect else { throw .upstream(url: url, reason: "\(error)") }
             logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
             return .unavailable(retryAfter: settings.retryAfter)
         case .success(let response):

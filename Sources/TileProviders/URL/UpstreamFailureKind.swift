@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOPosix
 
 /// Why an upstream tile request failed, as counted in metrics: a closed domain.
 public enum UpstreamFailureKind: String, Sendable, CaseIterable {
@@ -32,16 +33,12 @@ public enum UpstreamFailureKind: String, Sendable, CaseIterable {
             }
         } else if error is IOError {
             self = .connect  // a socket call failed: ECONNREFUSED, ECONNRESET, EHOSTUNREACH…
-        } else if String(reflecting: type(of: error)) == Self.happyEyeballsError {
-            self = .connect
+        } else if error is NIOConnectionError {
+            self = .connect  // every address was tried and none connected
         } else {
             self = .other
         }
     }
-
-    /// The error of a failed connect (every address tried), declared in NIOPosix, which this
-    /// module does not import: matched by its name.
-    private static let happyEyeballsError = "NIOPosix.NIOConnectionError"
 
     /// The kind of an upstream answer with `status`, or nil when the status is not a failure.
     init?(status: UInt) {

@@ -5,46 +5,45 @@ extension TileService {
     /// `POST /admin/...`: 404 when no admin token is configured (admin is off), 401 without the
     /// right bearer token, then the operation.
     func adminResponse(_ request: HTTPRequest, _ route: Route) -> HTTPResponse {
-        guard let token = state.server.adminToken else { return errorResponse(.notFound, "no such path") }
+        guard let token = state.server.adminToken else { return errorAnswer(.notFound("no such path"), to: request) }
         guard AdminAuthorization.allows(request.headers[.authorization], token: token) else {
             logger.warning("admin request refused: missing or wrong token", metadata: ["path": "\(request.target)"])
-            return errorResponse(.unauthorized, "missing or wrong admin token (Authorization: Bearer <token>)",
-                                 extra: [(HTTPHeaderName("WWW-Authenticate"), "Bearer realm=\"tilelayer admin\"")])
+            return errorAnswer(.unauthorized, to: request)
         }
         switch route {
         case .clearCache(let name): return clearCache(request, layer: name)
-        case .reload: return reloadResponse()
-        default: return errorResponse(.notFound, "no such path")
+        case .reload: return reloadResponse(request)
+        default: return errorAnswer(.notFound("no such path"), to: request)
         }
     }
 
     /// Drops the layer's cached tiles (all, or those in `?zoom=a-b` / `?bbox=w,s,e,n`); 204.
     /// After it returns no answer carries a tile that was cached before.
     private func clearCache(_ request: HTTPRequest, layer name: String) -> HTTPResponse {
-        guard let layer = state.layers[name] else { return errorResponse(.notFound, "unknown layer \"\(name)\"") }
+        guard let layer = state.layers[name] else { return errorAnswer(.notFound("unknown layer \"\(name)\""), to: request) }
         let scope: CacheClearScope
         switch Result(catching: { () throws(CacheClearScopeError) in try CacheClearScope(query: request.queryItems) }) {
         case .success(let parsed): scope = parsed
-        case .failure(let problem): return errorResponse(.badRequest, problem.message)
+        case .failure(let problem): return errorAnswer(.badRequest(problem.message), to: request)
         }
-        let result = scope.isEverything ? pipeline.clear(layer: layer)
-            : pipeline.clear(layer: layer, where: { @Sendable (key: TileKey) -> Bool in scope.contains(key.tile) })
+        var matches: (@Sendable (TileKey) -> Bool)?
+        if !scope.isEverything { matches = { @Sendable (key: TileKey) -> Bool in scope.contains(key.tile) } }
+        let result = pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: name))
         if case .failure(let error) = result {
-            return errorResponse(.internalServerError, "layer \"\(name)\": the disk cache could not be cleared (\(error)); see the server log")
+            return errorAnswer(.internalError("layer \"\(name)\": the disk cache could not be cleared (\(error)); see the server log"),
+                               to: request)
         }
         logger.notice("cache cleared", metadata: ["layer": "\(name)", "query": "\(request.query ?? "")"])
         return HTTPResponse(status: .noContent)
     }
 
     /// Re-reads the configuration; 200 with what changed, or 422 with why it was refused.
-    private func reloadResponse() -> HTTPResponse {
+    private func reloadResponse(_ request: HTTPRequest) -> HTTPResponse {
         do {
             let summary = try reload()
-            return .text(.ok, "reloaded: \(summary)")
+            return .text(.ok, "reloaded: \(summary)", headers: [.cacheControl: ServiceError.uncacheable])
         } catch {
-            logger.error("reload refused; the old configuration stays", metadata: ["error": "\(error)"])
-            return .text(HTTPStatus(code: 422, reason: "Unprocessable Content"),
-                         "reload refused, the old configuration stays: \(error)")
+            return errorAnswer(.reloadRefused("\(error)"), to: request)
         }
     }
 }

@@ -20,18 +20,34 @@ public struct ReloadSummary: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension TileService {
-    /// Re-reads the configuration from the service's source and swaps it in.
+    /// Re-reads the configuration from the service's source and swaps it in. The file is read
+    /// in turn with other reloads, so the last reload to start swaps in the newest file.
     public func reload() throws(ConfigurationError) -> ReloadSummary {
         guard let configurationSource else {
             throw ConfigurationError(file: "", key: "", message: "this server has no configuration file to reload")
         }
-        return try reload(try configurationSource())
+        let outcome = reloads.sync { () -> Result<ReloadSummary, ConfigurationError> in
+            Result { () throws(ConfigurationError) in try swapIn(try configurationSource(), registry: SourceRegistry()) }
+        }
+        return try outcome.get()
     }
 
     /// Builds the layers of `configuration` and swaps them in atomically. Requests in flight finish
     /// on the old state; unchanged layers keep their sources and cached tiles; a configuration
-    /// that does not build throws and the old one stays.
+    /// that does not build throws and the old one stays. Reloads run one at a time (SIGHUP and
+    /// `POST /admin/reload` may meet): each reads the state the previous one swapped in.
+    /// A rebuilt layer has a new build, so its keys never meet the old layer's cached answers;
+    /// after the swap its disk folder is cleared (a tier it took over from the old layer only
+    /// stores the new layer's writes from the swap on), and the tiers of removed layers are released.
     public func reload(_ configuration: Configuration, registry: SourceRegistry = SourceRegistry()) throws(ConfigurationError) -> ReloadSummary {
+        let outcome = reloads.sync { () -> Result<ReloadSummary, ConfigurationError> in
+            Result { () throws(ConfigurationError) in try swapIn(configuration, registry: registry) }
+        }
+        return try outcome.get()
+    }
+
+    /// The body of `reload(_:registry:)`, on the reload queue.
+    private func swapIn(_ configuration: Configuration, registry: SourceRegistry) throws(ConfigurationError) -> ReloadSummary {
         let old = state
         let layers = try LayerTable.build(from: configuration, registry: registry, logger: logger, metrics: metricsFactory,
                                           reusing: old.layers)
@@ -43,8 +59,14 @@ extension TileService {
             needsRestart: Self.restartSettings(old.server, configuration.server))
         pipeline.metrics = PipelineMetrics(layers: layers.layers.map(\.name), factory: metricsFactory)
         current.withLock { $0 = new }
-        for layer in old.layers.layers where summary.rebuilt.contains(layer.name) || summary.removed.contains(layer.name) {
-            _ = pipeline.clear(layer: layer)
+        for layer in layers.layers where !old.layers.keeps(layer) { layer.diskTier?.adopt(owner: layer.build) }
+        pipeline.keepDiskTiers(of: layers.layers)
+        for layer in old.layers.layers where !layers.keeps(layer) {
+            if let successor = layers[layer.name], let tier = layer.diskTier, tier === successor.diskTier {
+                _ = pipeline.clear(layer: successor)  // the folder, and what the new build read from it meanwhile
+            } else {
+                _ = pipeline.clear(layer: layer)
+            }
         }
         logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
         return summary

@@ -7,7 +7,7 @@ extension LayerSettings {
     init(node: ConfigNode, baseFolder: String, registry: SourceRegistry) throws(ConfigurationError) {
         let keys = try node.mapping(allowed: [
             "name", "default", "source", "minZoom", "maxZoom", "tileSize", "maxAge", "emptyTile", "bounds",
-            "targetBounds", "attribution", "description", "cache",
+            "targetBounds", "attribution", "description", "cache", "ttl",
         ])
         guard let nameNode = keys["name"] else { throw node.error("a layer needs a name") }
         let name = try nameNode.string()
@@ -30,6 +30,7 @@ extension LayerSettings {
             guard tileSize == 256 || tileSize == 512 else { throw value.error("must be 256 or 512") }
         }
         if let value = keys["maxAge"] { maxAge = try value.int(in: 0 ... 31_536_000) }
+        if let value = keys["ttl"] { ttl = try value.int(in: 1 ... 31_536_000) }
         if let value = keys["emptyTile"] {
             let text = try value.string()
             guard let answer = EmptyTileAnswer(rawValue: text) else {

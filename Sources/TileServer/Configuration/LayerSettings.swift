@@ -73,6 +73,9 @@ public struct LayerSettings: Sendable, Equatable {
     public var tileSize = 256
     /// `Cache-Control: max-age`, seconds.
     public var maxAge = 86400
+    /// Seconds a tile stays fresh in the memory cache (`ttl`); nil: `maxAge` for tiles that can
+    /// change (upstream, derived from upstream), no limit for the others.
+    public var ttl: Int?
     /// The answer for "no tile".
     public var emptyTile = EmptyTileAnswer.notFound
     /// Area covered, for TileJSON; nil until resolved from the source (else the world).

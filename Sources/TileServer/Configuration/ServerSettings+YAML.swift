@@ -17,7 +17,17 @@ extension ServerSettings {
             publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         if let value = keys["allowedHosts"] { allowedHosts = try value.strings().map { $0.lowercased() } }
-        if let value = keys["cors"] { cors = try value.string() }
+        if let value = keys["cors"] {
+            if case .sequence = value.node {
+                corsOrigins = try value.strings()
+                guard !corsOrigins.isEmpty, !corsOrigins.contains("*") else {
+                    throw value.error("a list of origins (https://app.example.org) must name at least one, and not \"*\"")
+                }
+                cors = ""
+            } else {
+                cors = try value.string()
+            }
+        }
         if let value = keys["adminToken"] {
             let token = try value.string()
             adminToken = token.isEmpty ? nil : token

@@ -12,6 +12,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var allowedHosts = ServerSettings.defaultAllowedHosts
     /// `Access-Control-Allow-Origin` value; empty turns CORS off.
     public var cors = "*"
+    /// Origins allowed when `server.cors` is a list: a request whose `Origin` is listed is
+    /// answered with that origin (and `Vary: Origin`); `cors` is then empty.
+    public var corsOrigins: [String] = []
     /// Bearer token of the admin endpoints; nil turns them off.
     public var adminToken: String?
     /// Bytes of tiles kept in memory.

@@ -56,10 +56,12 @@ public enum Router {
         }
         var numbers: [Int] = []
         for (name, text) in [("z", Substring(zText)), ("x", Substring(xText)), ("y", yText)] {
-            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            // x outside [0, 2^z) wraps (the map repeats east and west), so x may be negative.
+            let digits = name == "x" && text.hasPrefix("-") ? text.dropFirst() : text
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
                 return .badRequest("\(name) \"\(text)\" is not a number")
             }
-            guard text.count <= maxCoordinateDigits, let value = Int(text) else {
+            guard digits.count <= maxCoordinateDigits, let value = Int(text) else {
                 return .notFound("\(name) \(text) is out of range")
             }
             numbers.append(value)

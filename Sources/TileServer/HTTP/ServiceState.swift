@@ -8,11 +8,14 @@ public final class ServiceState: Sendable {
     public let server: ServerSettings
     /// The layers.
     public let layers: LayerTable
+    /// `server.cors`, ready to answer.
+    let cors: CORSPolicy
 
     /// A state.
     public init(server: ServerSettings, layers: LayerTable) {
         self.server = server
         self.layers = layers
+        self.cors = CORSPolicy(server)
     }
 
     /// Builds the layers of `configuration`; upstream sources count into `metrics`.

@@ -12,16 +12,17 @@ extension TileService {
     }
 
     /// Drops the cached tiles of the layer called `layer` for which `matches` holds (all when
-    /// nil): its disk tier's files, then its memory entries. Returns the number of disk files
+    /// nil), and those of the composites drawn from it: disk tier files, then memory entries. Returns the number of disk files
     /// removed (nil: the whole folder went), or the disk error (memory is cleared regardless).
     /// Runs the file I/O on a Dispatch thread.
     public func clearCache(
         layer: String, where matches: (@Sendable (TileKey) -> Bool)? = nil
     ) async -> Result<Int?, CacheError> {
-        let found = state.layers[layer]
+        let layers = state.layers
+        let found = layers[layer]
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [pipeline] in
-                continuation.resume(returning: found.map { pipeline.clear(layer: $0, where: matches) }
+                continuation.resume(returning: found.map { pipeline.clear(layer: $0, where: matches, dependents: layers.composites(over: layer)) }
                     ?? pipeline.clear(layer: layer, where: matches))
             }
         }
@@ -31,5 +32,18 @@ extension TileService {
     /// calls it as back-pressure and before it exits.
     public func waitForCacheWrites(below limit: Int = 0) async {
         await pipeline.waitForDiskWrites(below: limit)
+    }
+}
+
+extension TileService {
+    /// Deletes the disk-tier files of the layer `settings` configure (those for which `matches`
+    /// holds; all when nil) without building any layer: an offline clear is not blocked by
+    /// another layer whose source cannot be opened. Blocking file I/O; nil when the layer has
+    /// no `cache.disk`.
+    public static func clearDiskCache(
+        of settings: LayerSettings, where matches: (@Sendable (TileKey) -> Bool)? = nil
+    ) -> Result<Int?, CacheError>? {
+        guard let folder = settings.cache.disk else { return nil }
+        return LayerDiskTier(folder: folder, layer: settings.name).clear(where: matches)
     }
 }

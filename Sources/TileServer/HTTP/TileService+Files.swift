@@ -37,13 +37,15 @@ extension TileService {
         if layer.cachesInMemory {
             // "No tile" is cheap to keep; a tile that fits is kept: the pipeline does both.
             guard let file = opened,
-                  !pipeline.cache.hasRoom(for: key, cost: file.size + TileOutcome.entryOverhead) else { return nil }
+                  !pipeline.cache.hasRoom(for: TilePipeline.stamped(key, layer: layer), cost: file.size + TileOutcome.entryOverhead)
+            else { return nil }
         }
         var response: HTTPResponse
         if let file = opened {
             guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: file) else { return nil }
             response = tileHead(request, etag: fingerprint.etag, lastModified: file.modified,
-                                lastModifiedText: fingerprint.lastModifiedText, staleAge: nil, layer: layer)
+                                lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer,
+                                cors: state.cors)
             if response.status == .ok {
                 response.file = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
             }

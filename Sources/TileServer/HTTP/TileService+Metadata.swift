@@ -3,25 +3,26 @@ import TileHTTP
 extension TileService {
     /// `/{layer}.json`.
     func tileJSON(_ request: HTTPRequest, layer name: String) -> HTTPResponse {
-        guard let layer = state.layers[name] else { return errorResponse(.notFound, "unknown layer \"\(name)\"") }
-        return jsonAnswer(TileJSON.document(for: layer, baseURL: baseURL(for: request)))
+        guard let layer = state.layers[name] else { return errorAnswer(.notFound("unknown layer \"\(name)\""), to: request) }
+        return jsonAnswer(TileJSON.document(for: layer, baseURL: baseURL(for: request)), to: request)
     }
 
     /// `/index.json`.
     func tileJSONIndex(_ request: HTTPRequest) -> HTTPResponse {
         let base = baseURL(for: request)
-        return jsonAnswer(.array(state.layers.layers.map { TileJSON.document(for: $0, baseURL: base) }))
+        return jsonAnswer(.array(state.layers.layers.map { TileJSON.document(for: $0, baseURL: base) }), to: request)
     }
 
     /// 200 with a JSON document.
-    func jsonAnswer(_ value: JSONValue) -> HTTPResponse {
-        documentAnswer(value.serialized, contentType: "application/json")
+    func jsonAnswer(_ value: JSONValue, to request: HTTPRequest) -> HTTPResponse {
+        documentAnswer(value.serialized, contentType: "application/json", to: request)
     }
 
-    /// 200 with a document that describes the layers: cacheable a minute, with CORS.
-    func documentAnswer(_ text: String, contentType: String) -> HTTPResponse {
+    /// 200 with a document that describes the layers (TileJSON, OGC capabilities): cacheable a
+    /// minute, with CORS.
+    func documentAnswer(_ text: String, contentType: String, to request: HTTPRequest) -> HTTPResponse {
         var headers: HTTPHeaders = [.contentType: contentType, .cacheControl: "public, max-age=60"]
-        addCORS(to: &headers)
+        addCORS(to: &headers, for: request)
         return HTTPResponse(status: .ok, headers: headers, body: Array(text.utf8))
     }
 

@@ -42,21 +42,24 @@ extension TileService {
     private func tileLookup(_ request: HTTPRequest, _ route: TileRoute) -> TileLookup {
         let state = self.state
         guard let layer = route.layer.map({ state.layers[$0] }) ?? state.layers.defaultLayer else {
-            return .answered(route.layer.map { errorResponse(.notFound, "unknown layer \"\($0)\"") }
-                ?? errorResponse(.notFound, "no default layer is configured; use /{layer}/{z}/{x}/{y}.png"))
+            let message = route.layer.map { "unknown layer \"\($0)\"" }
+                ?? "no default layer is configured; use /{layer}/{z}/{x}/{y}.png"
+            return .answered(errorAnswer(.notFound(message), to: request))
         }
         guard let tile = layer.tileCoordinate(z: route.z, x: route.x, y: route.y) else {
             if route.z < layer.minZoom || route.z > layer.maxZoom {
-                return .answered(errorResponse(
-                    .notFound, "zoom \(route.z) is outside layer \"\(layer.name)\"'s range \(layer.minZoom)-\(layer.maxZoom)"))
+                return .answered(errorAnswer(
+                    .notFound("zoom \(route.z) is outside layer \"\(layer.name)\"'s range \(layer.minZoom)-\(layer.maxZoom)"),
+                    to: request))
             }
-            return .answered(errorResponse(.notFound, "y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)"))
+            return .answered(errorAnswer(.notFound("y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)"),
+                                         to: request))
         }
         switch layer.variableValues(from: request.queryItems) {
         case .success(let values):
             return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values))
         case .failure(let problem):
-            return .answered(errorResponse(.badRequest, problem.description))
+            return .answered(errorAnswer(.badRequest(problem.description), to: request))
         }
     }
 
@@ -81,27 +84,31 @@ extension TileService {
         case .success(.noTile):
             return noTileAnswer(request, layer: layer, scale: scale)
         case .success(.unavailable(let retryAfter)):
-            return errorResponse(.serviceUnavailable, "this tile of layer \"\(layer.name)\" is not available now; retry later",
-                                 extra: [(.retryAfter, String(retryAfter)), (.cacheControl, "no-store")])
+            return errorAnswer(.unavailable("this tile of layer \"\(layer.name)\" is not available now; retry later",
+                                            retryAfter: retryAfter), to: request)
         case .failure(let failure):
-            return providerFailure(failure, layer: layer)
+            return errorAnswer(.tileFailed(failure, layer: layer.name), to: request)
         }
     }
 
     /// 200 with the tile, or 304 when the client's copy matches. An unconditional request for
-    /// a fresh tile gets the tile's prepared answer.
+    /// a tile that goes out without an `Age` gets the tile's prepared answer.
+    /// The CORS policy is read once, so a prepared answer is kept under the very CORS headers it
+    /// holds (a reload in between cannot file one policy's answer under the other's key).
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
-        if tile.staleAge == nil && !HTTPConditional.isConditional(request.headers) {
-            return tile.preparedAnswer.response(layer: layer, cors: state.server.cors) {
-                freshTileAnswer(request, tile, layer: layer)
+        let cors = state.cors
+        if tile.staleAge == nil && layer.memoryLifetime == nil && !HTTPConditional.isConditional(request.headers) {
+            let key = (cors.allowedOrigin(for: request) ?? "") + (cors.variesByOrigin ? " (varies)" : "")
+            return tile.preparedAnswer.response(layer: layer, cors: key) {
+                freshTileAnswer(request, tile, layer: layer, cors: cors)
             }
         }
-        return freshTileAnswer(request, tile, layer: layer)
+        return freshTileAnswer(request, tile, layer: layer, cors: cors)
     }
 
-    private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
+    private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, cors: CORSPolicy) -> HTTPResponse {
         var response = tileHead(request, etag: tile.etag, lastModified: tile.lastModified,
-                                lastModifiedText: tile.lastModifiedText, staleAge: tile.staleAge, layer: layer)
+                                lastModifiedText: tile.lastModifiedText, age: tile.age(in: layer), layer: layer, cors: cors)
         if response.status == .ok { response.body = tile.body }
         return response
     }
@@ -109,16 +116,16 @@ extension TileService {
     /// The status (200, or 304 when the client's copy matches) and headers of a tile answer,
     /// without its body.
     func tileHead(
-        _ request: HTTPRequest, etag: String, lastModified: Int?, lastModifiedText: String?, staleAge: Int?,
-        layer: Layer
+        _ request: HTTPRequest, etag: String, lastModified: Int?, lastModifiedText: String?, age: Int?,
+        layer: Layer, cors: CORSPolicy
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add(.contentType, "image/png")
         headers.add(.eTag, etag)
         if let lastModifiedText { headers.add(.lastModified, lastModifiedText) }
         headers.add(.cacheControl, layer.cacheControl)
-        if let staleAge { headers.add(.age, String(staleAge)) }  // RFC 5861 §4: served stale on error
-        addCORS(to: &headers)
+        if let age { headers.add(.age, String(age)) }  // RFC 9111 §5.1; RFC 5861 §4 when served stale
+        cors.addHeaders(to: &headers, for: request)
         let fresh = HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: lastModified)
         return HTTPResponse(status: fresh ? .notModified : .ok, headers: headers)
     }
@@ -128,24 +135,13 @@ extension TileService {
         let caching = layer.cacheControl
         switch layer.settings.emptyTile {
         case .notFound:
-            return errorResponse(.notFound, "no tile here", extra: [(.cacheControl, caching)])
+            return errorAnswer(.noTile(layer: layer.name, cacheControl: caching), to: request)
         case .noContent:
             var headers: HTTPHeaders = [.cacheControl: caching]
-            addCORS(to: &headers)
+            addCORS(to: &headers, for: request)
             return HTTPResponse(status: .noContent, headers: headers)
         case .transparent:
             return tileAnswer(request, TransparentTile.served(scale: scale), layer: layer)
-        }
-    }
-
-    /// The one place a tile failure becomes an answer: logged once, then 502 or 500.
-    func providerFailure(_ failure: TileFailure, layer: Layer) -> HTTPResponse {
-        logger.error("tile source failed", metadata: ["layer": "\(layer.name)", "tile": "\(failure.key)", "error": "\(failure.error)"])
-        switch failure.error {
-        case .notPNG, .undecodable:
-            return errorResponse(.badGateway, "layer \"\(layer.name)\": \(failure.error.description) (tile \(failure.key))")
-        default:  // unreadable files, broken databases, misconfiguration: the operator reads the log
-            return errorResponse(.internalServerError, "the source of layer \"\(layer.name)\" failed for tile \(failure.key); see the server log")
         }
     }
 }

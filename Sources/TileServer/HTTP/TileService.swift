@@ -2,6 +2,7 @@
 // the provider's answer an HTTP response. Testable as a function (`response(to:)`), no sockets.
 
 import CoreMetrics
+import Dispatch
 import Logging
 import Synchronization
 import Prometheus
@@ -28,6 +29,8 @@ public final class TileService: HTTPResponder {
     let webAssets: WebAssets
     /// Runs what may block, off the event loops.
     let workers: WorkerPool
+    /// Runs reloads one at a time.
+    let reloads = DispatchQueue(label: "tilelayer.reload")
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
     /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own);
@@ -55,7 +58,9 @@ public final class TileService: HTTPResponder {
         metricsFactory = factory
         let workers = WorkerPool(threads: state.server.workerThreads, queueLimit: state.server.workerQueue)
         self.workers = workers
-        pipeline = TilePipeline(cache: MemoryCache(capacity: state.server.cacheMemoryBytes), logger: logger,
+        let budget = MemoryBudget(memoryBytes: state.server.cacheMemoryBytes)
+        pipeline = TilePipeline(cache: MemoryCache(capacity: budget.tiles), decodedTiles: MemoryCache(capacity: budget.decodedTiles),
+                                logger: logger,
                                 metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory),
                                 workers: workers)
         cacheGauges = CacheGauges(registry: registry)
@@ -79,8 +84,7 @@ public final class TileService: HTTPResponder {
             if let now = answer(request, route, completion: labelled) { labelled(now) }
         }
         guard queued else {
-            return errorResponse(.serviceUnavailable, "the server is busy; retry later",
-                                 extra: [(.retryAfter, "1"), (.cacheControl, "no-store")]).labelled(route)
+            return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: request).labelled(route)
         }
         return nil
     }
@@ -105,13 +109,12 @@ public final class TileService: HTTPResponder {
         let match = Router.match(request.pathSegments)
         // Only admin routes may carry a body (and none needs one); a tile route refuses it.
         if case .route(let matched) = match, !matched.isAdmin, request.announcedBodyLength > 0 {
-            return (matched, errorResponse(.contentTooLarge, "this route takes no request body"))
+            return (matched, errorAnswer(.bodyNotTaken, to: request))
         }
         switch match {
         case .route(let matched) where matched.isAdmin:
             guard request.method == .post else {
-                return (matched, errorResponse(.methodNotAllowed, "method \(request.method) not allowed here (allowed: POST)",
-                                               extra: [(.allow, "POST")]))
+                return (matched, errorAnswer(.methodNotAllowed(method: "\(request.method)", allow: "POST"), to: request))
             }
             return (matched, nil)
         case .route(let matched):
@@ -119,11 +122,10 @@ public final class TileService: HTTPResponder {
             case .get, .head: return (matched, nil)
             case .options: return (matched, preflight(request))
             default:
-                return (matched, errorResponse(.methodNotAllowed, "method \(request.method) not allowed here (allowed: \(Self.readMethods))",
-                                               extra: [(.allow, Self.readMethods)]))
+                return (matched, errorAnswer(.methodNotAllowed(method: "\(request.method)", allow: Self.readMethods), to: request))
             }
-        case .badRequest(let reason): return (.index, errorResponse(.badRequest, reason).labelled(MetricsRoute.other))
-        case .notFound(let reason): return (.index, errorResponse(.notFound, reason).labelled(MetricsRoute.other))
+        case .badRequest(let reason): return (.index, errorAnswer(.badRequest(reason), to: request).labelled(MetricsRoute.other))
+        case .notFound(let reason): return (.index, errorAnswer(.notFound(reason), to: request).labelled(MetricsRoute.other))
         }
     }
 
@@ -153,28 +155,21 @@ public final class TileService: HTTPResponder {
     /// CORS preflight (and plain OPTIONS): 204 with what is allowed.
     private func preflight(_ request: HTTPRequest) -> HTTPResponse {
         var headers: HTTPHeaders = [.allow: Self.readMethods]
-        if !state.server.cors.isEmpty {
-            headers.add(.accessControlAllowOrigin, state.server.cors)
+        let cors = state.cors
+        if let origin = cors.allowedOrigin(for: request) {
+            headers.add(.accessControlAllowOrigin, origin)
             headers.add(.accessControlAllowMethods, Self.readMethods)
             headers.add(.accessControlAllowHeaders,
                         request.headers[HTTPHeaderName("Access-Control-Request-Headers")] ?? "*")
             headers.add(.accessControlMaxAge, "86400")
         }
+        if cors.variesByOrigin { headers.add(.vary, "Origin") }
         return HTTPResponse(status: .noContent, headers: headers)
     }
 
-    /// A short text error with the CORS header (so browser clients can read it).
-    func errorResponse(
-        _ status: HTTPStatus, _ message: String, extra: [(HTTPHeaderName, String)] = []
-    ) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        addCORS(to: &headers)
-        for (name, value) in extra { headers.add(name, value) }
-        return .text(status, message, headers: headers)
-    }
-
-    func addCORS(to headers: inout HTTPHeaders) {
-        if !state.server.cors.isEmpty { headers.add(.accessControlAllowOrigin, state.server.cors) }
+    /// Adds the CORS headers of an answer to `request` (so browser clients can read it).
+    func addCORS(to headers: inout HTTPHeaders, for request: HTTPRequest) {
+        state.cors.addHeaders(to: &headers, for: request)
     }
 }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import TileGeometry
 import TileProviders
 
@@ -14,8 +15,19 @@ public final class Layer: Sendable {
     public let cacheControl: String
     /// Named variables its tile URLs accept in the query string.
     public let variables: [String: URLTemplateVariable]
-    /// The disk tier (`cache.disk`), if it has one.
+    /// The disk tier (`cache.disk`), if it has one: the previous build's when a reload rebuilt
+    /// the layer over the same folder (one tier, one write queue and one generation per folder).
     let diskTier: LayerDiskTier?
+    /// This build of the layer: unique in the process, so a rebuilt layer never meets the old
+    /// one's cached answers (see `TileGeneration`).
+    public let build: Int
+    /// The layers a composite is drawn from, bottom first (empty for other layers).
+    public let members: [Layer]
+    /// Full clears of this layer's cache so far.
+    private let clearCount = Atomic<Int>(0)
+    /// Seconds a tile of this layer stays fresh in memory: the layer's `ttl`, else its `maxAge`
+    /// when its tiles can change (an upstream, a composite over one); nil: until evicted or cleared.
+    let memoryLifetime: Int?
     /// The source, when its tiles are files and the layer has no disk tier: native tiles can
     /// be sent straight from their files (always without a memory cache; with one, when storing
     /// the tile would evict others).
@@ -36,21 +48,62 @@ public final class Layer: Sendable {
     public static let defaultMaxZoom = 22
 
     /// A layer.
-    public init(
+    public convenience init(
         settings: LayerSettings, source: TileSource, variables: [URLTemplateVariable] = [], configured: LayerSettings? = nil
     ) {
+        self.init(settings: settings, source: source, variables: variables, configured: configured, members: [], previous: nil)
+    }
+
+    /// A layer over `members` (a composite's), taking over the disk tier of `previous` (the
+    /// layer it replaces on a reload) when that tier uses the same folder.
+    init(
+        settings: LayerSettings, source: TileSource, variables: [URLTemplateVariable], configured: LayerSettings?,
+        members: [Layer], previous: Layer?
+    ) {
+        self.build = TileGeneration.nextBuild()
+        self.members = members
+        self.memoryLifetime = settings.ttl ?? (Self.sourceChanges(settings.source, members: members) ? settings.maxAge : nil)
         self.settings = settings
         self.configured = configured ?? settings
         self.cacheControl = "public, max-age=\(settings.maxAge)"
         self.source = source
         self.variables = Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.diskTier = settings.cache.disk.map { LayerDiskTier(folder: $0, layer: settings.name) }
+        self.diskTier = settings.cache.disk.map { folder in
+            if let kept = previous?.diskTier, kept.store.root == LayerDiskTier.root(folder: folder, layer: settings.name) {
+                return kept
+            }
+            return LayerDiskTier(folder: folder, layer: settings.name)
+        }
         if case .sync(let provider) = source, let files = provider as? any FileTileProvider, diskTier == nil {
             fileSource = files
             openFiles = OpenTileFiles()
         } else {
             fileSource = nil
             openFiles = nil
+        }
+    }
+
+    /// The generation of answers asked for now: this build, and the clears of the layer and its members.
+    var generation: TileGeneration {
+        TileGeneration(build: build, clears: members.reduce(clearCount.load(ordering: .acquiring)) {
+            $0 + $1.clearCount.load(ordering: .acquiring)
+        })
+    }
+
+    /// Counts a full clear: every answer cached before it (this layer's, and a composite's over
+    /// it) is from an older generation from now on.
+    func countClear() {
+        clearCount.add(1, ordering: .releasing)
+    }
+
+    /// Whether `source` (over `members`) can give a different tile for the same key later: an
+    /// upstream, or a composite with such a member. Files, databases and generated tiles change
+    /// only with a clear or a reload.
+    static func sourceChanges(_ source: SourceSettings, members: [Layer]) -> Bool {
+        switch source {
+        case .url(let url): return !url.isLocal
+        case .composite: return members.contains { $0.memoryLifetime != nil }
+        default: return false
         }
     }
 

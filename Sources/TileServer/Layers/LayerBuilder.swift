@@ -17,10 +17,13 @@ struct LayerBuilder {
         ConfigurationError(file: file, key: "\(key).\(subkey)", message: message)
     }
 
-    func build(_ original: LayerSettings, members: [String: Layer]) throws(ConfigurationError) -> Layer {
+    /// The layer of `original` over the already built `members` (a composite's), taking over
+    /// the disk tier of `previous` (the layer it replaces on a reload) when the folder is the same.
+    func build(_ original: LayerSettings, members: [String: Layer], previous: Layer? = nil) throws(ConfigurationError) -> Layer {
         var settings = original
         let source: TileSource
         var variables: [URLTemplateVariable] = []
+        var stack: [Layer] = []
         do {
             switch settings.source {
             case .directory(let path, let template):
@@ -42,11 +45,12 @@ struct LayerBuilder {
             case .debug:
                 source = .sync(DebugTileProvider(tileSize: settings.tileSize))
             case .composite(let list):
-                let stack = list.sorted { $0.zIndex < $1.zIndex }.map { member in
-                    CompositeTileProvider.Member(source: members[member.layer]!.source, opacity: member.opacity,
-                                                 name: member.layer)
+                let sorted = list.sorted { $0.zIndex < $1.zIndex }
+                stack = sorted.map { members[$0.layer]! }
+                let drawn = zip(sorted, stack).map { member, layer in
+                    CompositeTileProvider.Member(source: layer.source, opacity: member.opacity, name: member.layer)
                 }
-                source = .async(CompositeTileProvider(members: stack, logger: logger))
+                source = .async(CompositeTileProvider(members: drawn, tileSize: settings.tileSize, logger: logger))
             case .custom(let type, let options):
                 guard let factory = registry.factory(for: type) else {
                     throw error("source.type", "unknown source type \"\(type)\"")
@@ -62,7 +66,8 @@ struct LayerBuilder {
         }
         settings.minZoom = settings.minZoom ?? 0
         settings.maxZoom = max(settings.maxZoom ?? Layer.defaultMaxZoom, settings.minZoom ?? 0)
-        return Layer(settings: settings, source: source, variables: variables, configured: original)
+        return Layer(settings: settings, source: source, variables: variables, configured: original, members: stack,
+                     previous: previous)
     }
 }
 

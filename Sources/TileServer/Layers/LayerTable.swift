@@ -38,24 +38,27 @@ public struct LayerTable: Sendable {
             let settings = configuration.layers[index]
             let builder = LayerBuilder(key: "layers[\(index)]", file: configuration.file, registry: registry, logger: logger,
                                        metrics: metrics)
-            if let old = previous?[settings.name], old.configured == settings,
-               compositeMembers(of: settings).allSatisfy({ name in
-                   guard let member = built[name], let before = previous?[name] else { return false }
-                   return member.configured == before.configured
-               }) {
+            let before = previous?[settings.name]
+            if let old = before, old.configured == settings,
+               compositeMembers(of: settings).allSatisfy({ name in built[name] != nil && built[name] === previous?[name] }) {
                 built[settings.name] = old
                 continue
             }
-            let layer = try builder.build(settings, members: built)
+            let layer = try builder.build(settings, members: built, previous: before)
             built[layer.name] = layer
         }
         for settings in configuration.layers { layers.append(built[settings.name]!) }
         return LayerTable(layers: layers)
     }
 
-    /// Whether this table holds the very layer `layer` (same configured settings).
+    /// Whether this table holds the very layer `layer` (the same build, so the same cached tiles).
     public func keeps(_ layer: Layer) -> Bool {
-        self[layer.name]?.configured == layer.configured
+        self[layer.name] === layer
+    }
+
+    /// The composites drawn from the layer called `name`.
+    func composites(over name: String) -> [Layer] {
+        layers.filter { layer in layer.members.contains { $0.name == name } }
     }
 
     private static func compositeMembers(of settings: LayerSettings) -> [String] {

@@ -22,11 +22,13 @@ final class CacheGauges: Sendable {
         evictions = registry.makeCounter(descriptor: described(TileMetrics.cacheEvictions))
     }
 
-    /// Sets the series from a snapshot.
-    func update(from statistics: CacheStatistics) {
-        bytes.set(Double(statistics.bytes))
+    /// Sets the series from snapshots of the tile cache and of the decoded tiles of views: bytes
+    /// and capacity count both (together they are `server.cache.memoryBytes`), entries and
+    /// evictions the tile cache's.
+    func update(from statistics: CacheStatistics, decodedTiles: CacheStatistics) {
+        bytes.set(Double(statistics.bytes + decodedTiles.bytes))
         entries.set(Double(statistics.count))
-        capacity.set(Double(statistics.capacity))
+        capacity.set(Double(statistics.capacity + decodedTiles.capacity))
         let added = evictionsSeen.withLock { seen in
             let added = max(0, statistics.evictions - seen)
             seen = max(seen, statistics.evictions)

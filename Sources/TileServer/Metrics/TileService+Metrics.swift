@@ -7,7 +7,7 @@ extension TileService {
 
     /// `/metrics`: every series of the registry, the cache's totals brought up to date first.
     func metricsPage() -> HTTPResponse {
-        cacheGauges.update(from: pipeline.cache.statistics)
+        cacheGauges.update(from: pipeline.cache.statistics, decodedTiles: pipeline.decodedTiles.statistics)
         var body: [UInt8] = []
         metricsRegistry.emit(into: &body)
         return HTTPResponse(

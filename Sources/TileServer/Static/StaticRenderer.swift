@@ -23,13 +23,6 @@ struct StaticRenderer {
     /// is ~3× faster for ~15% more bytes (`PNGEncoder.defaultCompressionLevel`'s measurement).
     static let encoder = PNGEncoder(compressionLevel: 2, filter: .up)
 
-    /// Decoded tiles by ETag (a content hash, so a re-made tile is a new key and a cleared one is
-    /// never drawn from here): views of the same area decode each tile once. 64 MB holds 256
-    /// decoded 256 px tiles, a dozen 1024×768 views.
-    static let decodedTiles = MemoryCache<String, RGBAImage>(capacity: decodedTileCacheBytes)
-    /// Bytes of decoded tiles kept for views.
-    static let decodedTileCacheBytes = 64 << 20
-
     /// Rows per rasterizing task: small enough to spread a view over every core.
     static let bandRows = 64
 
@@ -65,12 +58,15 @@ struct StaticRenderer {
             case .failure(let failure): return .failure(failure)
             case .success(.noTile): return .success(.image(nil))
             case .success(.unavailable(let retry)): return .success(.unavailable(retry))
-            case .success(.tile(let tile)): return Self.decode(tile, key: key, side: side)
+            case .success(.tile(let tile)): return Self.decode(tile, key: key, side: side, cache: pipeline.decodedTiles)
             }
         }
     }
 
-    private static func decode(_ tile: ServedTile, key: TileKey, side: Int) -> Result<Fetched, TileFailure> {
+    /// The tile decoded, from `cache` (the pipeline's decoded tiles) when it was decoded before.
+    private static func decode(
+        _ tile: ServedTile, key: TileKey, side: Int, cache decodedTiles: MemoryCache<String, RGBAImage>
+    ) -> Result<Fetched, TileFailure> {
         if let image = decodedTiles.value(for: tile.etag), image.width == side, image.height == side {
             return .success(.image(image))
         }

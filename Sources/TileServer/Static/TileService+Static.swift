@@ -31,7 +31,7 @@ extension TileService {
     /// (`StaticMapError`, a layer's `TileVariableError`) become answers, for both routes.
     func resolveView(_ request: HTTPRequest, _ route: StaticRoute, probes: Bool) -> ViewResolution {
         guard let layer = state.layers[route.layer] else {
-            return .refused(errorResponse(.notFound, "unknown layer \"\(route.layer)\""))
+            return .refused(errorAnswer(.notFound("unknown layer \"\(route.layer)\""), to: request))
         }
         let view: StaticView
         let query: StaticQuery
@@ -39,11 +39,11 @@ extension TileService {
             query = try StaticQuery(request.queryItems, probes: probes)
             view = try StaticView(route: route, query: query, layer: layer)
         } catch {
-            return .refused(errorResponse(.badRequest, error.description))
+            return .refused(errorAnswer(.badRequest(error.description), to: request))
         }
         switch layer.variableValues(from: query.layerItems) {
         case .success(let values): return .view(ResolvedView(view: view, query: query, layer: layer, variables: values))
-        case .failure(let problem): return .refused(errorResponse(.badRequest, problem.description))
+        case .failure(let problem): return .refused(errorAnswer(.badRequest(problem.description), to: request))
         }
     }
 
@@ -56,17 +56,15 @@ extension TileService {
                 let body = try StaticRenderer.encoder.encode(image)
                 return staticAnswer(request, body: body, contentType: "image/png", layer: layer)
             } catch {
-                logger.error("static view encoding failed", metadata: ["layer": "\(layer.name)", "error": "\(error)"])
-                return errorResponse(.internalServerError, "the static view could not be encoded; see the server log")
+                return errorAnswer(.internalError("the static view of layer \"\(layer.name)\" could not be encoded (\(error))"),
+                                   to: request)
             }
         case .success(.unavailable(let retryAfter)):
-            return errorResponse(.serviceUnavailable, "a tile of layer \"\(layer.name)\" in this view is not available now; retry later",
-                                 extra: [(.retryAfter, String(retryAfter)), (.cacheControl, "no-store")])
+            return errorAnswer(.unavailable("a tile of layer \"\(layer.name)\" in this view is not available now; retry later",
+                                            retryAfter: retryAfter), to: request)
         case .failure(let failure):
-            // A view depends on its tiles as on an upstream: any tile failure is a bad gateway.
-            logger.error("static view: tile source failed",
-                         metadata: ["layer": "\(layer.name)", "tile": "\(failure.key)", "error": "\(failure.error)"])
-            return errorResponse(.badGateway, "layer \"\(layer.name)\": tile \(failure.key) failed: \(failure.error.description)")
+            // The same failure as on the tile itself, with the same status.
+            return errorAnswer(.tileFailed(failure, layer: layer.name), to: request)
         }
     }
 
@@ -77,7 +75,7 @@ extension TileService {
         headers.add(.contentType, contentType)
         headers.add(.eTag, etag)
         headers.add(.cacheControl, "public, max-age=\(layer.settings.maxAge)")
-        addCORS(to: &headers)
+        addCORS(to: &headers, for: request)
         if HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: nil) {
             return HTTPResponse(status: .notModified, headers: headers)
         }

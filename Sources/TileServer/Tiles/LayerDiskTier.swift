@@ -15,7 +15,10 @@ import Darwin
 /// A disk that fails (unwritable, full, unreadable) turns the tier off for `retryInterval`
 /// with one log line; requests carry on memory-only. A corrupt file is deleted, logged and
 /// counts as a miss. The generation counter keeps a fill that began before a clear from
-/// storing its (older) tile after it.
+/// storing its (older) tile after it; a clear runs on the write queue, so a write is wholly
+/// before it (and removed) or wholly after it (and checked against the new generation). Only
+/// the layer build that owns the tier writes: a reload that rebuilds the layer over the same
+/// folder hands the tier to the new build, and the old one's late writes are dropped.
 final class LayerDiskTier: Sendable {
     /// What the disk holds for a key.
     enum Lookup {
@@ -35,6 +38,8 @@ final class LayerDiskTier: Sendable {
     static let retryInterval = 60
 
     private let generationCounter = Atomic<Int>(0)
+    /// The `Layer.build` whose writes are stored (0: any).
+    private let owner = Atomic<Int>(0)
     private let pendingWrites = Atomic<Int>(0)
     /// When the tier is off: the time (seconds since 1970) it tries again; nil when on.
     private let offUntil = Mutex<Int?>(nil)
@@ -43,9 +48,15 @@ final class LayerDiskTier: Sendable {
     /// The tier of `layer` under `folder` (the configured `cache.disk`).
     init(folder: String, layer: String) {
         self.layer = layer
-        self.store = DiskTileStore(root: folder + "/" + layer, relativePath: TileDiskLayout.relativePath(of:),
+        self.store = DiskTileStore(root: Self.root(folder: folder, layer: layer), relativePath: TileDiskLayout.relativePath(of:),
                                    key: { TileDiskLayout.key(atRelativePath: $0, layer: layer) })
         self.queue = DispatchQueue(label: "tilelayer.disk-tier.\(layer)", qos: .utility)
+    }
+
+    /// The folder of `layer`'s files under the configured `cache.disk`.
+    static func root(folder: String, layer: String) -> String {
+        let base = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
+        return base + "/" + layer
     }
 
     /// Bumped by every clear; a write queued under an older generation is dropped.
@@ -76,14 +87,21 @@ final class LayerDiskTier: Sendable {
         return Self.now() - record.storedAt < maxAge ? .fresh(record.outcome) : .expired(record)
     }
 
-    /// Queues a write of `outcome` (a tile or "no tile"; anything else is ignored), dropped when
-    /// the layer was cleared after `generation` was read or the tier is off.
-    func storeLater(_ outcome: TileOutcome, for key: TileKey, generation: Int, logger: Logger) {
+    /// Hands the tier to the layer build `build`: from now on only its writes are stored.
+    func adopt(owner build: Int) {
+        owner.store(build, ordering: .releasing)
+    }
+
+    /// Queues a write of `outcome` (a tile or "no tile"; anything else is ignored) made by the
+    /// layer build `writer`, dropped when the layer was cleared after `generation` was read, the
+    /// tier belongs to another build, or the tier is off.
+    func storeLater(_ outcome: TileOutcome, for key: TileKey, generation: Int, writer: Int, logger: Logger) {
         guard TileDiskLayout.isStorable(key), isOn, let record = DiskRecord(outcome, storedAt: Self.now()) else { return }
         pendingWrites.add(1, ordering: .relaxed)
         queue.async { [self] in
             defer { pendingWrites.subtract(1, ordering: .relaxed) }
-            guard generation == self.generation, isOn else { return }
+            let current = owner.load(ordering: .acquiring)
+            guard generation == self.generation, current == 0 || current == writer, isOn else { return }
             do throws(CacheError) {
                 try store.write(record, for: key)
                 let wasOff = offUntil.withLock { state in defer { state = nil }; return state != nil }
@@ -94,11 +112,14 @@ final class LayerDiskTier: Sendable {
         }
     }
 
-    /// Deletes the stored answers for which `matches` holds (all when nil); writes already
-    /// queued are dropped. Blocking file I/O.
-    func clear(where matches: (@Sendable (TileKey) -> Bool)?, logger: Logger) throws(CacheError) -> Int? {
-        generationCounter.add(1, ordering: .releasing)
-        return try store.removeAll(where: matches)
+    /// Deletes the stored answers for which `matches` holds (all when nil), on the write queue:
+    /// writes queued before run first (and are deleted), writes queued later are dropped (their
+    /// generation is older). Blocking file I/O: waits for the queued writes.
+    func clear(where matches: (@Sendable (TileKey) -> Bool)?) -> Result<Int?, CacheError> {
+        queue.sync {
+            generationCounter.add(1, ordering: .releasing)
+            return Result { () throws(CacheError) in try store.removeAll(where: matches) }
+        }
     }
 
     /// Suspends until at most `limit` writes are queued (a seeder's back-pressure; 0 = all done).

@@ -17,7 +17,8 @@ final class PreparedTileAnswer: Sendable {
 
     init() {}
 
-    /// The answer for `layer` with `cors`, made by `make` the first time (or after a change).
+    /// The answer for `layer` whose CORS headers `cors` names (the allowed origin, and whether it
+    /// varies by origin), made by `make` the first time (or after a change).
     func response(layer: Layer, cors: String, make: () -> HTTPResponse) -> HTTPResponse {
         let cacheControl = layer.cacheControl
         if let kept = entry.withLock({ $0 }), kept.cacheControl == cacheControl, kept.cors == cors {

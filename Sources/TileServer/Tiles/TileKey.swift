@@ -1,6 +1,7 @@
 import TileGeometry
 
-/// The identity of one answer in the tile cache: layer, tile, pixel scale and variables.
+/// The identity of one answer in the tile cache: layer, tile, pixel scale, variables, and the
+/// generation of the layer it was made by (stamped by the pipeline; not part of a disk path).
 public struct TileKey: Sendable, Hashable, CustomStringConvertible {
     /// The layer's name.
     public var layer: String
@@ -10,13 +11,19 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
     public var scale: Int
     /// The layer's variables ({floor} → "2"); empty for most layers.
     public var variables: [String: String]
+    /// The layer's generation (see `TileGeneration`); `.unstamped` until the pipeline sets it.
+    public var generation: TileGeneration
 
     /// A key.
-    public init(layer: String, tile: TileCoordinate, scale: Int, variables: [String: String] = [:]) {
+    public init(
+        layer: String, tile: TileCoordinate, scale: Int, variables: [String: String] = [:],
+        generation: TileGeneration = .unstamped
+    ) {
         self.layer = layer
         self.tile = tile
         self.scale = scale
         self.variables = variables
+        self.generation = generation
     }
 
     public var description: String {

@@ -11,11 +11,20 @@ public struct ServedTile: Sendable {
     public let lastModified: Int?
     /// `lastModified` as an HTTP-date, formatted once (not per request).
     public let lastModifiedText: String?
-    /// Seconds since 1970 when the disk tier stored it; nil when it did not come from disk.
+    /// Seconds since 1970 when the source gave it (a disk copy: when the disk tier stored it);
+    /// nil when not known.
     public internal(set) var storedAt: Int?
     /// Set only when served stale (RFC 5861 `stale-if-error`): the source failed and this copy's
     /// freshness had run out; the seconds since it was stored, sent as `Age`.
     public internal(set) var staleAge: Int?
+    /// Its `Age` in `layer` (RFC 9111 §5.1): the stale age when served stale; else, for a layer
+    /// whose tiles expire, the seconds since the source gave it; else none.
+    func age(in layer: Layer) -> Int? {
+        if let staleAge { return staleAge }
+        guard layer.memoryLifetime != nil, let storedAt else { return nil }
+        return max(0, LayerDiskTier.now() - storedAt)
+    }
+
     /// Its 200 answer, encoded on first use and shared by every copy of this value.
     let preparedAnswer = PreparedTileAnswer()
 

@@ -4,28 +4,35 @@ import TileCache
 extension TilePipeline {
     /// A memory miss: the layer's disk tier when it has a fresh copy, else the source; a tile or
     /// "no tile" the source gives is then written to disk (queued, off the request's path). When
-    /// the source fails or has the tile "not available now" and the disk holds an expired copy,
-    /// that copy is served stale (RFC 5861 `stale-if-error`) with its age, and logged.
+    /// the source fails or has the tile "not available now" and an expired copy is at hand (the
+    /// memory entry that `expired` is, else the disk's), that copy is served stale (RFC 5861
+    /// `stale-if-error`) with its age, and logged.
     func fill(
-        _ key: TileKey, layer: Layer, counters: LayerMetrics?, completion: @escaping Completion
+        _ key: TileKey, layer: Layer, counters: LayerMetrics?, expired: CachedOutcome? = nil,
+        completion: @escaping Completion
     ) -> Result<TileOutcome, TileFailure>? {
-        guard let tier = layer.diskTier else { return produce(key, layer: layer, counters: counters, completion: completion) }
-        register(tier)
-        var expired: DiskRecord?
-        switch tier.lookup(key, maxAge: layer.settings.maxAge, logger: logger) {
-        case .fresh(let outcome): return .success(outcome)
-        case .expired(let record): expired = record
-        case .none: break
+        var copy = expired
+        var write: (@Sendable (TileOutcome) -> Void)?
+        if let tier = layer.diskTier {
+            register(tier)
+            switch tier.lookup(key, maxAge: layer.settings.ttl ?? layer.settings.maxAge, logger: logger) {
+            case .fresh(let outcome): return .success(outcome)
+            case .expired(let record): copy = copy ?? CachedOutcome(record.outcome, now: record.storedAt)
+            case .none: break
+            }
+            let generation = tier.generation
+            let writer = layer.build
+            write = { [logger] outcome in tier.storeLater(outcome, for: key, generation: generation, writer: writer, logger: logger) }
         }
-        let generation = tier.generation
-        let copy = expired
-        let finish: @Sendable (Result<TileOutcome, TileFailure>) -> Result<TileOutcome, TileFailure> = { [logger] result in
+        guard copy != nil || write != nil else { return produce(key, layer: layer, counters: counters, completion: completion) }
+        let stale = copy
+        let finish: @Sendable (Result<TileOutcome, TileFailure>) -> Result<TileOutcome, TileFailure> = { [logger, write] result in
             switch result {
             case .success(.unavailable), .failure:
-                guard let copy else { return result }
-                return .success(Self.stale(copy, key: key, because: result, logger: logger))
+                guard let stale else { return result }
+                return .success(Self.stale(stale, key: key, because: result, logger: logger))
             case .success(let outcome):
-                tier.storeLater(outcome, for: key, generation: generation, logger: logger)
+                write?(outcome)
                 return result
             }
         }
@@ -34,17 +41,18 @@ extension TilePipeline {
 
     /// The expired copy as a stale answer, logged with the layer, tile, age and the reason.
     private static func stale(
-        _ record: DiskRecord, key: TileKey, because result: Result<TileOutcome, TileFailure>, logger: Logger
+        _ copy: CachedOutcome, key: TileKey, because result: Result<TileOutcome, TileFailure>, logger: Logger
     ) -> TileOutcome {
-        let age = max(0, LayerDiskTier.now() - record.storedAt)
+        let age = max(0, LayerDiskTier.now() - copy.storedAt)
         let reason: String
         switch result {
         case .failure(let failure): reason = failure.error.description
         default: reason = "not available now"
         }
-        logger.warning("serving a stale copy from the disk cache: the source failed",
+        logger.warning("serving a stale copy: the source failed",
                        metadata: ["layer": "\(key.layer)", "tile": "\(key)", "age": "\(age)", "reason": "\(reason)"])
-        guard case .tile(var tile) = record.outcome else { return .noTile }
+        guard case .tile(var tile) = copy.outcome else { return .noTile }
+        tile.storedAt = copy.storedAt
         tile.staleAge = age
         return .tile(tile)
     }
@@ -56,33 +64,56 @@ extension TilePipeline {
         }
     }
 
-    /// Drops the cached answers of `layer` for which `matches` holds (all when nil), on disk
-    /// (when the pipeline has seen the layer's disk tier; see `clear(layer: Layer, …)`) and in
-    /// memory. Fills in progress for those keys are retired: their results reach their waiters
-    /// but are not stored, so no answer after this returns carries a tile from before it.
-    /// The disk goes first, so a fill starting in between cannot copy an old file into memory.
-    /// Blocking file I/O: call it on a Dispatch thread.
+    /// Keeps only the disk tiers of `layers` (after a reload: the tiers of removed layers, and
+    /// those a rebuilt layer no longer uses, are released).
+    func keepDiskTiers(of layers: [Layer]) {
+        let current = Dictionary(layers.compactMap { layer in layer.diskTier.map { (layer.name, $0) } },
+                                 uniquingKeysWith: { first, _ in first })
+        diskTiers.withLock { $0 = current }
+    }
+
+    /// Drops the cached answers of the layer called `layer` for which `matches` holds (all when
+    /// nil), on disk (when the pipeline knows its tier) and in memory, for a layer this server
+    /// does not serve (an offline clear); see `clear(layer: Layer, …)` for served layers.
     @discardableResult
     func clear(layer: String, where matches: (@Sendable (TileKey) -> Bool)? = nil) -> Result<Int?, CacheError> {
-        var result: Result<Int?, CacheError> = .success(0)
-        if let tier = diskTiers.withLock({ $0[layer] }) {
-            do {
-                result = .success(try tier.clear(where: matches, logger: logger))
-            } catch {
-                logger.error("disk cache: clearing failed", metadata: ["layer": "\(layer)", "error": "\(error)"])
-                result = .failure(error)
-            }
-        }
-        cache.removeAll { key in key.layer == layer && (matches?(key) ?? true) }
+        let result = clearDisk(diskTiers.withLock { $0[layer] }, where: matches)
+        removeFromMemory(layer: layer, where: matches)
         return result
     }
 
-    /// `clear(layer:where:)` for a layer whose disk tier may not have been used yet.
+    /// Drops the cached answers of `layer` for which `matches` holds (all when nil), and those
+    /// of the composites drawn from it (`dependents`). Disk first (a clear waits for the tier's
+    /// queued writes, and writes queued before it are dropped), then memory: a full clear moves
+    /// the layer to a new generation, a partial one retires the matching entries and fills. Fills
+    /// in progress reach their waiters but are not stored, so no answer after this returns
+    /// carries a tile from before it. Blocking file I/O: call it on a Dispatch thread.
     @discardableResult
-    func clear(layer: Layer, where matches: (@Sendable (TileKey) -> Bool)? = nil) -> Result<Int?, CacheError> {
-        if let tier = layer.diskTier { register(tier) }
+    func clear(
+        layer: Layer, where matches: (@Sendable (TileKey) -> Bool)? = nil, dependents: [Layer] = []
+    ) -> Result<Int?, CacheError> {
+        var result = clearDisk(layer.diskTier, where: matches)
         layer.openFiles?.removeAll(where: matches)
-        return clear(layer: layer.name, where: matches)
+        if matches == nil { layer.countClear() }
+        removeFromMemory(layer: layer.name, where: matches)
+        for composite in dependents {
+            if case .failure(let error) = clear(layer: composite, where: matches), case .success = result { result = .failure(error) }
+        }
+        return result
+    }
+
+    private func clearDisk(_ tier: LayerDiskTier?, where matches: (@Sendable (TileKey) -> Bool)?) -> Result<Int?, CacheError> {
+        guard let tier else { return .success(0) }
+        return tier.clear(where: matches).mapError { error in
+            logger.error("disk cache: clearing failed", metadata: ["layer": "\(tier.layer)", "error": "\(error)"])
+            return error
+        }
+    }
+
+    private func removeFromMemory(layer: String, where matches: (@Sendable (TileKey) -> Bool)?) {
+        let drop = { (key: TileKey) -> Bool in key.layer == layer && (matches?(key) ?? true) }
+        cache.removeAll(where: drop)
+        uncachedFills.removeAll(where: drop)
     }
 
     /// Suspends until every disk tier has at most `limit` writes queued (0: all written).

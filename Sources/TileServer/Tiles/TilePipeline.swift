@@ -2,21 +2,31 @@ import Dispatch
 import Logging
 import Synchronization
 import TileCache
+import TilePNG
 import TileProviders
 
 /// Produces tile outcomes: from the memory cache when it can, else from the layer's source
 /// (native tiles) or the renderer (derived tiles), with concurrent misses coalesced into one
-/// provider call. Errors and "not available now" are never stored.
+/// provider call whether the layer keeps its tiles in memory or not. Keys are stamped with the
+/// layer's generation, so a rebuilt or cleared layer (or composite member) never meets an older
+/// answer. Errors and "not available now" are never stored.
 final class TilePipeline: Sendable {
     typealias Completion = @Sendable (Result<TileOutcome, TileFailure>) -> Void
     /// A completion that is also told how the cache took part.
     typealias NotedCompletion = @Sendable (Result<TileOutcome, TileFailure>, TileCacheUse) -> Void
 
-    let cache: MemoryCache<TileKey, TileOutcome>
+    let cache: MemoryCache<TileKey, CachedOutcome>
+    /// Coalesces the misses of layers that keep nothing in memory (`cache.memory: false`): it
+    /// stores nothing, but one provider call serves every request for a tile made meanwhile.
+    let uncachedFills = MemoryCache<TileKey, CachedOutcome>(capacity: 0)
+    /// Decoded tiles by ETag for `/static` views (a content hash, so a re-made tile is a new key
+    /// and a cleared one is never drawn from here): views of one area decode each tile once.
+    /// Its capacity is part of `server.cache.memoryBytes` (`MemoryBudget`).
+    let decodedTiles: MemoryCache<String, RGBAImage>
     let logger: Logger
     /// Per-layer counters of hits, misses, joins, provider calls and renders; replaced on reload.
     private let metricsTable: Mutex<PipelineMetrics>
-    /// The disk tiers of the layers seen so far, by layer name (for `clear`).
+    /// The disk tiers of the layers served now, by layer name (for `clear` and `waitForDiskWrites`).
     let diskTiers = Mutex<[String: LayerDiskTier]>([:])
     /// ETags of tile files sent straight from disk, by file version.
     let fileFingerprints = TileFileFingerprints()
@@ -25,10 +35,11 @@ final class TilePipeline: Sendable {
     let workers: WorkerPool
 
     init(
-        cache: MemoryCache<TileKey, TileOutcome>, logger: Logger, metrics: PipelineMetrics = PipelineMetrics(),
-        workers: WorkerPool = WorkerPool(threads: 16, queueLimit: 4096)
+        cache: MemoryCache<TileKey, CachedOutcome>, decodedTiles: MemoryCache<String, RGBAImage>, logger: Logger,
+        metrics: PipelineMetrics = PipelineMetrics(), workers: WorkerPool = WorkerPool(threads: 16, queueLimit: 4096)
     ) {
         self.cache = cache
+        self.decodedTiles = decodedTiles
         self.logger = logger
         self.workers = workers
         self.metricsTable = Mutex(metrics)
@@ -40,6 +51,20 @@ final class TilePipeline: Sendable {
         set { metricsTable.withLock { $0 = newValue } }
     }
 
+    /// `key` with `layer`'s generation now.
+    static func stamped(_ key: TileKey, layer: Layer) -> TileKey {
+        var key = key
+        key.generation = layer.generation
+        return key
+    }
+
+    /// The fresh cached outcome for `key` of `layer`, if memory holds one (no fill, no waiting).
+    func cachedOutcome(for key: TileKey, layer: Layer) -> TileOutcome? {
+        guard layer.cachesInMemory, let entry = cache.value(for: Self.stamped(key, layer: layer)),
+              entry.isFresh(lifetime: layer.memoryLifetime, now: LayerDiskTier.now()) else { return nil }
+        return entry.served
+    }
+
     /// The outcome for `key`: returned at once when it is ready (a hit, a synchronous source),
     /// else nil and `completion` is called once, later, from any thread.
     func outcome(for key: TileKey, layer: Layer, completion: @escaping Completion) -> Result<TileOutcome, TileFailure>? {
@@ -47,36 +72,41 @@ final class TilePipeline: Sendable {
     }
 
     /// `outcome(for:layer:completion:)`, telling also how the cache took part (hit, miss,
-    /// coalesced), and counting that per layer.
+    /// coalesced, bypass), and counting that per layer. A tile of a layer whose tiles expire is
+    /// a miss once older than `Layer.memoryLifetime`; its old copy is served stale if the fill fails.
     func outcome(
         for key: TileKey, layer: Layer, noting completion: @escaping NotedCompletion
     ) -> (result: Result<TileOutcome, TileFailure>, cache: TileCacheUse)? {
+        let key = Self.stamped(key, layer: layer)
         let counters = metrics[layer.name]
-        guard layer.settings.cache.memory ?? true else {
-            return fill(key, layer: layer, counters: counters) { completion($0, .bypass) }.map { ($0, .bypass) }
-        }
-        switch cache.lookupOrJoin(key) {
-        case .hit(let outcome):
+        let inMemory = layer.cachesInMemory
+        let fills = inMemory ? cache : uncachedFills
+        let lifetime = layer.memoryLifetime
+        let lookup = lifetime == nil ? fills.lookupOrJoin(key)
+            : fills.lookupOrJoin(key, isFresh: { [now = LayerDiskTier.now()] in $0.isFresh(lifetime: lifetime, now: now) })
+        switch lookup {
+        case .hit(let entry):
             counters?.hits.increment()
-            return (.success(outcome), .hit)
+            return (.success(lifetime == nil ? entry.outcome : entry.served), .hit)
         case .joined(let fill):
             counters?.coalesced.increment()
-            fill.onCompletion { completion(Self.failure(from: $0, key: key), .coalesced) }
+            fill.onCompletion { completion(Self.failure(from: $0.map(\.served), key: key), .coalesced) }
             return nil
         case .mustFill(let token):
-            counters?.misses.increment()
-            let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [cache] result in
-                if case .success(let outcome) = result, case .store(_, let cost) = outcome.cacheFill {
-                    counters?.storedBytes.increment(by: cost)
-                }
-                cache.complete(token, with: result.map(\.cacheFill).mapError { $0 as any Error })
+            let use: TileCacheUse = inMemory ? .miss : .bypass
+            if inMemory { counters?.misses.increment() }
+            let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [fills] result in
+                let fill = result.map { CachedOutcome.fill($0, now: LayerDiskTier.now()) }
+                if inMemory, case .success(.store(_, let cost)) = fill { counters?.storedBytes.increment(by: cost) }
+                fills.complete(token, with: fill.mapError { $0 as any Error })
             }
-            let now = fill(key, layer: layer, counters: counters) { result in
+            let expired = token.expired
+            let now = fill(key, layer: layer, counters: counters, expired: expired) { result in
                 store(result)
-                completion(result, .miss)
+                completion(result, use)
             }
             if let now { store(now) }
-            return now.map { ($0, .miss) }
+            return now.map { ($0, use) }
         }
     }
 
@@ -113,7 +143,7 @@ final class TilePipeline: Sendable {
         counters?.providerCalls.increment()
         switch layer.source {
         case .sync(let provider):
-            return Self.outcome(Result { () throws(TileProviderError) in try provider.tile(for: request) }, key: key)
+            return Self.syncProviderOutcome(provider, request, key: key)
         case .async(let provider):
             Task {
                 let result = await Result(catching: { () async throws(TileProviderError) in try await provider.requestTile(request) })
@@ -121,6 +151,14 @@ final class TilePipeline: Sendable {
             }
             return nil
         }
+    }
+
+    /// The one blocking call of a synchronous provider (files, SQLite, custom code): on the
+    /// caller's thread, which must be a Dispatch thread, never the Swift-concurrency pool.
+    static func syncProviderOutcome(
+        _ provider: any SyncTileProvider, _ request: TileRequest, key: TileKey
+    ) -> Result<TileOutcome, TileFailure> {
+        outcome(Result { () throws(TileProviderError) in try provider.tile(for: request) }, key: key)
     }
 
     /// A provider's answer as an outcome: tiles must be PNGs.
@@ -141,12 +179,13 @@ final class TilePipeline: Sendable {
     }
 }
 
-extension TileOutcome {
-    /// How the cache treats the outcome: "not available now" and stale copies are handed on,
-    /// never stored.
-    var cacheFill: CacheFillResult<TileOutcome> {
-        if case .unavailable = self { return .doNotStore(self) }
-        if case .tile(let tile) = self, tile.staleAge != nil { return .doNotStore(self) }
-        return .store(self, cost: cost)
+extension CachedOutcome {
+    /// How the cache treats an outcome made at `now`: "not available now" and stale copies are
+    /// handed on, never stored.
+    static func fill(_ outcome: TileOutcome, now: Int) -> CacheFillResult<CachedOutcome> {
+        let entry = CachedOutcome(outcome, now: now)
+        if case .unavailable = outcome { return .doNotStore(entry) }
+        if case .tile(let tile) = outcome, tile.staleAge != nil { return .doNotStore(entry) }
+        return .store(entry, cost: outcome.cost)
     }
 }

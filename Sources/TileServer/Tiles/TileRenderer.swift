@@ -102,10 +102,14 @@ struct TileRenderer {
     }
 
     /// Encodes a derived tile; its Last-Modified is the newest of its sources' (when all know it).
+    /// It is as old as its oldest source (`storedAt`), so it expires with it and its `Age` counts
+    /// from that source's fetch.
     private func encode(_ image: RGBAImage, _ key: TileKey, sources: [ServedTile]) throws(TileFailure) -> ServedTile {
         do {
             let modified = sources.allSatisfy { $0.lastModified != nil } ? sources.compactMap(\.lastModified).max() : nil
-            return ServedTile(body: try Self.encoder.encode(image), lastModified: modified)
+            var tile = ServedTile(body: try Self.encoder.encode(image), lastModified: modified)
+            tile.storedAt = sources.compactMap(\.storedAt).min()
+            return tile
         } catch {
             throw TileFailure(key: key, error: .renderFailed(reason: "encoding: \(error)"))
         }

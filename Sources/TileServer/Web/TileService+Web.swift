@@ -19,7 +19,7 @@ extension TileService {
     /// `/assets/{path…}`: a file from the allow-list found at start-up, else 404.
     func webAsset(_ request: HTTPRequest, path: [String]) -> HTTPResponse {
         guard let asset = webAssets[path] else {
-            return errorResponse(.notFound, "no asset /assets/\(path.joined(separator: "/"))")
+            return errorAnswer(.notFound("no asset /assets/\(path.joined(separator: "/"))"), to: request)
         }
         var headers: HTTPHeaders = [.contentType: asset.contentType, .cacheControl: Self.assetCacheControl, .eTag: asset.etag]
         if let modified = asset.lastModified { headers.add(.lastModified, HTTPDate.format(secondsSince1970: modified)) }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TilePNG
 @testable import TileProviders
+@testable import TileServer
 
 /// A real provider for tests: solid tiles whose colour encodes the coordinate, a delay, and a
 /// call counter (to see coalescing and caching from outside).
@@ -28,5 +29,19 @@ final class CountingProvider: SyncTileProvider, Sendable {
     static func solid(x: Int, y: Int, zoom: Int, size: Int = 256) -> TileResult {
         let color = RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: UInt8(zoom * 10 % 256))
         return .tile(Tile(data: try! PNGEncoder().encode(RGBAImage(width: size, height: size, fill: color)), lastModified: 1000))
+    }
+}
+
+extension Fixtures {
+    /// A service with admin token `s3cret` and one layer `layer` (zoom 0–4) over `provider`.
+    static func adminService(layer: String, provider: CountingProvider, folder: TemporaryFolder) throws -> TileService {
+        var registry = SourceRegistry()
+        registry.register("counting") { _, _ in .sync(provider) }
+        let configuration = try Configuration.parse(yaml: """
+        server: {adminToken: s3cret}
+        layers:
+          - {name: \(layer), source: {type: counting}, maxZoom: 4}
+        """, file: folder.path + "/t.yml", registry: registry)
+        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: logger), logger: logger)
     }
 }

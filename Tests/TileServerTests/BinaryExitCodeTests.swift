@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import Sockets
+import Testing
+@testable import TileServer
+
+/// The `tilelayer` binary itself: `tilelayer tile` exits 0 with a tile, 2 for no tile, 75 for
+/// not available now and 1 for an error. Built by `swift build` / `swift test`; a missing
+/// binary fails the test (a check that cannot run is not a pass).
+@Suite(.timeLimit(.minutes(1))) struct BinaryExitCodeTests {
+    let folder = TemporaryFolder()
+
+    static var binary: String? {
+        for configuration in ["debug", "release"] {
+            let path = Fixtures.packageRoot + "/.build/\(configuration)/tilelayer"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "build the tilelayer binary first (swift build)"))
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func tileExitCodes() throws {
+        let closed = try Socket.listen(host: "127.0.0.1", port: 0)
+        let port = try closed.localPort()
+        closed.close()
+        folder.write("sparse/1/0/0.png", Fixtures.worldTile(1, 0, 0))
+        folder.write("sparse/1/1/0.png", Array("not a png".utf8))
+        folder.write("t.yml", Array("""
+        layers:
+          - {name: sparse, source: {type: directory, path: sparse}, minZoom: 0, maxZoom: 1}
+          - name: down
+            source: {type: url, template: "http://127.0.0.1:\(port)/{z}/{x}/{y}.png", timeoutSeconds: 1, connectTimeoutSeconds: 1}
+            maxZoom: 3
+        """.utf8))
+        let config = folder.path + "/t.yml"
+        let out = folder.path + "/out.png"
+        #expect(try Self.run(["tile", "--config", config, "--layer", "sparse", "1/0/0", "-o", out]) == 0)
+        #expect(try Self.run(["tile", "--config", config, "--layer", "sparse", "1/0/1", "-o", out]) == 2)
+        #expect(try Self.run(["tile", "--config", config, "--layer", "down", "1/0/0", "-o", out]) == 75)
+        #expect(try Self.run(["tile", "--config", config, "--layer", "sparse", "1/1/0", "-o", out]) == 1)
+    }
+
+    /// `tilelayer clear-cache` against a real server of ours: 0 when cleared, 1 when refused.
+    @Test func clearCacheExitCodes() async throws {
+        let provider = CountingProvider { x, y, zoom in CountingProvider.solid(x: x, y: y, zoom: zoom) }
+        let service = try Fixtures.adminService(layer: "test", provider: provider, folder: folder)
+        let live = try LiveServer(responder: service)
+        _ = try await service.get("/test/1/0/0.png")
+        let server = "http://127.0.0.1:\(live.port)"
+        let codes = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: [
+                    try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "s3cret"]),
+                    try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "wrong"]),
+                ])
+            }
+        }
+        #expect(codes == [0, 1])
+        _ = try await service.get("/test/1/0/0.png")
+        #expect(provider.callCount == 2)  // the clear reached the server
+        await live.stop()
+    }
+}
