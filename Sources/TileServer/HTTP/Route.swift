@@ -27,6 +27,10 @@ public enum Route: Sendable, Equatable {
     case camera(StaticRoute)
     /// `/metrics`: Prometheus text exposition.
     case metrics
+    /// `/wmts…`: WMTS 1.0.0 capabilities and tiles.
+    case wmts(WMTSRoute)
+    /// `/ogc…`: OGC API – Tiles 1.0 documents and tiles.
+    case ogcAPI(OGCAPIRoute)
     /// `POST /admin/layers/{layer}/clear-cache`.
     case clearCache(layer: String)
     /// `POST /admin/reload`.

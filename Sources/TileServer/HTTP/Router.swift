@@ -8,6 +8,8 @@ public enum Router {
         if segments.first == "admin" { return admin(Array(segments.dropFirst())) }
         if segments.first == StaticRouteParser.prefix { return StaticRouteParser.match(segments) }
         if segments.first == CameraRouteParser.prefix { return CameraRouteParser.match(segments) }
+        if segments.first == WMTSRoute.prefix { return WMTSRoute.match(segments) }
+        if segments.first == OGCAPIRoute.prefix { return OGCAPIRoute.match(segments) }
         switch segments.count {
         case 0:
             return .route(.index)

@@ -13,10 +13,17 @@ extension TileService {
         return jsonAnswer(.array(state.layers.layers.map { TileJSON.document(for: $0, baseURL: base) }), to: request)
     }
 
-    private func jsonAnswer(_ value: JSONValue, to request: HTTPRequest) -> HTTPResponse {
-        var headers: HTTPHeaders = [.contentType: "application/json", .cacheControl: "public, max-age=60"]
+    /// 200 with a JSON document.
+    func jsonAnswer(_ value: JSONValue, to request: HTTPRequest) -> HTTPResponse {
+        documentAnswer(value.serialized, contentType: "application/json", to: request)
+    }
+
+    /// 200 with a document that describes the layers (TileJSON, OGC capabilities): cacheable a
+    /// minute, with CORS.
+    func documentAnswer(_ text: String, contentType: String, to request: HTTPRequest) -> HTTPResponse {
+        var headers: HTTPHeaders = [.contentType: contentType, .cacheControl: "public, max-age=60"]
         addCORS(to: &headers, for: request)
-        return HTTPResponse(status: .ok, headers: headers, body: Array(value.serialized.utf8))
+        return HTTPResponse(status: .ok, headers: headers, body: Array(text.utf8))
     }
 
     /// The base of absolute URLs: the configured public URL, else the request's Host when the

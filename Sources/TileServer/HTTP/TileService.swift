@@ -97,6 +97,8 @@ public final class TileService: HTTPResponder {
             return answer(request, route, completion: { _ in })
         case .tile(let tile):
             return tileResponseWithoutWaiting(request, tile)
+        case .wmts, .ogcAPI:
+            return ogcResponseWithoutWaiting(request, route)
         case .staticMap, .clearCache, .reload:
             return nil
         }
@@ -144,6 +146,7 @@ public final class TileService: HTTPResponder {
         case .tile(let tile): return tileResponse(request, tile, completion: completion)
         case .staticMap(let view): return staticResponse(request, view, completion: completion)
         case .camera(let view): return cameraResponse(request, view)
+        case .wmts, .ogcAPI: return ogcResponse(request, route, completion: completion)
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)
         }

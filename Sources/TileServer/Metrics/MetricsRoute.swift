@@ -12,6 +12,8 @@ enum MetricsRoute {
     static let metrics = "metrics"
     static let admin = "admin"
     static let asset = "asset"
+    static let wmts = "wmts"
+    static let ogcAPI = "ogc"
     /// Paths that match no route, and answers the connection makes itself.
     static let other = HTTPServerMetrics.otherRoute
 }
@@ -28,6 +30,8 @@ extension Route {
         case .asset: MetricsRoute.asset
         case .staticMap: MetricsRoute.staticFile
         case .camera: MetricsRoute.camera
+        case .wmts: MetricsRoute.wmts
+        case .ogcAPI: MetricsRoute.ogcAPI
         case .clearCache, .reload: MetricsRoute.admin
         }
     }

@@ -16,6 +16,7 @@ extension IndexPage {
         facts += "<dt>Tiles</dt><dd><div class=\"copy-row\"><code class=\"template\" data-base=\"\(template)\">"
             + "\(template)\(query)</code><button type=\"button\" class=\"copy\" title=\"copy the tile URL template\">Copy</button></div>"
             + "<span class=\"hint\">256 px; add <code>@2x</code> before <code>.png</code> for 512 px</span></dd>\n"
+        facts += ogcFacts(layer, baseURL: baseURL)
         if let attribution = layer.attribution {
             facts += "<dt>Attribution</dt><dd class=\"attribution\">\(HTML.escape(attribution))</dd>\n"
         }
@@ -30,6 +31,17 @@ extension IndexPage {
         <footer><a href="/\(name).json">TileJSON</a><a href="/\(name)/\(tile.z)/\(tile.x)/\(tile.y).png\(query)">sample tile</a><a href="/\(name)/\(tile.z)/\(tile.x)/\(tile.y)@2x.png\(query)">@2x</a></footer>
         </article>
         """
+    }
+
+    /// The OGC services' URLs of a layer: the WMTS capabilities (the layer is a `Layer` of it)
+    /// and the OGC API – Tiles tileset.
+    static func ogcFacts(_ layer: LayerPreview, baseURL: String) -> String {
+        let capabilities = HTML.escape(baseURL + LayerPreview.wmtsCapabilitiesPath)
+        let tileset = HTML.escape(baseURL + layer.ogcAPITilesetPath)
+        return "<dt>WMTS</dt><dd class=\"wmts\"><a href=\"\(capabilities)\"><code>\(capabilities)</code></a>"
+            + "<span class=\"hint\">capabilities for QGIS, ArcGIS, GDAL; layer <code>\(HTML.escape(layer.name))</code></span></dd>\n"
+            + "<dt>OGC API</dt><dd class=\"ogc-api\"><a href=\"\(tileset)\"><code>\(tileset)</code></a>"
+            + "<span class=\"hint\">OGC API – Tiles tileset</span></dd>\n"
     }
 
     /// The element Leaflet turns into a map; the script reads its `data-` attributes.

@@ -45,6 +45,7 @@ extension IndexPage {
     background:var(--accent);color:#fff;cursor:pointer}
     button.copy.done{background:var(--ok);border-color:var(--ok)}
     .hint{display:block;color:var(--muted);font-size:12px;margin-top:3px}
+    .wmts code,.ogc-api code{overflow-wrap:anywhere}
     .card>footer{margin-top:auto;display:flex;gap:16px;padding:10px 16px;border-top:1px solid var(--line);font-size:14px}
     .bottom{padding:8px 28px 28px;color:var(--muted);font-size:13px}
     .empty{color:var(--muted)}

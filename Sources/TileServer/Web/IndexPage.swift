@@ -28,7 +28,7 @@ enum IndexPage {
         <body>
         <header class="top">
         <div class="brand"><span class="logo" aria-hidden="true"></span><h1>tilelayer</h1></div>
-        <nav><span>\(count)</span><a href="/index.json">index.json</a><a href="/healthz">healthz</a></nav>
+        <nav><span>\(count)</span><a href="/index.json">index.json</a><a href="\(LayerPreview.wmtsCapabilitiesPath)">WMTS</a><a href="/ogc">OGC API</a><a href="/healthz">healthz</a></nav>
         </header>
         <main>
         \(empty)<div class="grid">

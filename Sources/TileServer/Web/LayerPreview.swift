@@ -22,6 +22,8 @@ struct LayerPreview: Sendable {
     let sourceKind: String
     /// Its URL variables by name, each offered as a selector.
     let variables: [URLTemplateVariable]
+    /// Path of its OGC API – Tiles tileset.
+    let ogcAPITilesetPath: String
 
     /// The preview of `layer`.
     init(layer: Layer) {
@@ -34,6 +36,7 @@ struct LayerPreview: Sendable {
         description = layer.settings.description.flatMap { $0.isEmpty ? nil : $0 }
         sourceKind = Self.kind(of: layer.settings.source)
         variables = layer.variables.values.sorted { $0.name < $1.name }
+        ogcAPITilesetPath = OGCAPITilesets.path(of: layer, baseURL: "") + "/" + OGCAPIRoute.webMercatorQuad
     }
 
     /// Path of its tiles with Leaflet's placeholders: `{r}` becomes `@2x` on high-DPI screens.
@@ -41,6 +44,10 @@ struct LayerPreview: Sendable {
 
     /// Path template of its 256 px tiles, as clients configure it.
     var tileTemplate: String { "/\(name)/{z}/{x}/{y}.png" }
+
+    /// Path of the WMTS capabilities, which list every raster layer.
+    static let wmtsCapabilitiesPath = "/wmts/1.0.0/WMTSCapabilities.xml"
+
 
     /// Whether the layer spans every longitude, so its map may repeat east and west.
     var coversAllLongitudes: Bool { bounds.west <= -180 && bounds.east >= 180 }
