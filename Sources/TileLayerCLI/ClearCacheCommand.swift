@@ -8,23 +8,24 @@ import Sockets
 import TileGeometry
 import TileServer
 
-/// `tilelayer clear-cache`: asks a running server to drop a layer's cached tiles
-/// (`POST /admin/layers/{layer}/clear-cache`); with --config and no server listening, deletes
-/// the layer's disk tier files itself.
+/// `tilelayer clear-cache`: asks running servers — every replica named with `--server` — to
+/// drop a layer's cached tiles (`POST /admin/layers/{layer}/clear-cache`) and reports each
+/// one's result; with --config and no server listening, deletes the layer's disk tier files itself.
 struct ClearCacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear-cache",
         abstract: "Drop a layer's cached tiles (memory and disk) on a running server, or its disk cache directly.",
         discussion: """
-            The token comes from --token, else TILELAYER_ADMIN_TOKEN, else server.adminToken of --config. When the \
-            server refuses the connection (not running) and --config is given, the layer's disk tier (cache.disk) is \
-            cleared directly; a server started later then fetches those tiles again.
+            The token comes from --token, else TILELAYER_ADMIN_TOKEN, else server.adminToken of --config. Repeat \
+            --server for every replica: each is asked, each result is printed, and the exit status is 1 when any \
+            failed. When a server refuses the connection (not running) and --config is given, the layer's disk tier \
+            (cache.disk) is cleared directly (once); a server started later then fetches those tiles again.
             """)
 
     @Option(help: "The layer.")
     var layer: String
-    @Option(help: "The server's base URL (default: http://127.0.0.1:<server.port of --config, else 8080>).")
-    var server: String?
+    @Option(help: "A server's base URL; repeat for every replica (default: http://127.0.0.1:<server.port of --config, else 8080>).")
+    var server: [String] = []
     @Option(help: "The admin token (default: TILELAYER_ADMIN_TOKEN, then the configuration's server.adminToken).")
     var token: String?
     @Option(help: "Only zoom levels A-B (or one zoom).")
@@ -46,11 +47,36 @@ struct ClearCacheCommand: ParsableCommand {
         print(message)
     }
 
-    /// Clears, and says what happened; throws `ValidationError`/`CleanExit`-style errors with the reason.
+    /// Clears on every server named, and says what happened on each; throws `ClearCacheFailure`
+    /// listing every result when any server failed.
     func execute(configuration: Configuration?, environment: [String: String], logger: Logger) async throws -> String {
+        let bases = server.isEmpty ? ["http://127.0.0.1:\(configuration?.server.port ?? 8080)"] : server
+        var lines: [String] = []
+        var failed = false
+        var diskCleared = false
+        for base in bases {
+            do {
+                let skipDisk = diskCleared
+                let line = try await execute(base: base, configuration: skipDisk ? nil : configuration,
+                                             environment: environment, logger: logger)
+                diskCleared = diskCleared || line.contains("directly")
+                lines.append(line)
+            } catch {
+                failed = true
+                lines.append("\(base): failed: \(error)")
+            }
+        }
+        let report = lines.joined(separator: "\n")
+        if failed { throw ClearCacheFailure(report) }
+        return report
+    }
+
+    /// Clears on the server at `base`; with `configuration` and nothing listening there, the disk tier.
+    private func execute(
+        base: String, configuration: Configuration?, environment: [String: String], logger: Logger
+    ) async throws -> String {
         let zooms = try zoom.map(TileArgumentParsing.zoomRange)
         let box = try bbox.map(TileArgumentParsing.bbox)
-        let base = server ?? "http://127.0.0.1:\(configuration?.server.port ?? 8080)"
         var query: [String] = []
         if let zoom { query.append("zoom=\(zoom)") }
         if let bbox { query.append("bbox=\(bbox)") }

@@ -90,6 +90,7 @@ public final class ServerRunner: @unchecked Sendable {
                     return
                 }
                 logger.notice("shutting down: finishing requests in flight", metadata: ["signal": "\(signalNumber)"])
+                service.beginDraining()
                 server.shutdown(gracePeriod: Self.shutdownGracePeriod) { [logger] in
                     logger.notice("stopped")
                     exit(0)

@@ -96,6 +96,44 @@ import TilePNG
         await live.stop()
     }
 
+    /// `--server` repeated: every replica clears, and each result is reported; one failing
+    /// replica fails the command and its line says why.
+    @Test func clearCacheFansOutToEveryReplica() async throws {
+        let providers = (0 ..< 2).map { _ in CountingProvider { x, y, zoom in CountingProvider.solid(x: x, y: y, zoom: zoom) } }
+        let services = try providers.map { try Fixtures.adminService(layer: "test", provider: $0, folder: folder) }
+        let replicas = try services.map { try LiveServer(responder: $0) }
+        for service in services { _ = try await service.get("/test/1/0/0.png") }
+        let arguments = ["--layer", "test", "--token", "s3cret"] + replicas.flatMap { ["--server", "http://127.0.0.1:\($0.port)"] }
+        let message = try await ClearCacheCommand.parse(arguments).execute(configuration: nil, environment: [:], logger: Fixtures.logger)
+        #expect(message.split(separator: "\n").count == 2)
+        for replica in replicas { #expect(message.contains("127.0.0.1:\(replica.port)")) }
+        for service in services { _ = try await service.get("/test/1/0/0.png") }
+        #expect(providers.map(\.callCount) == [2, 2], "both replicas fetched the tile again")
+
+        await replicas[1].stop()
+        let partial = try ClearCacheCommand.parse(arguments)
+        do {
+            _ = try await partial.execute(configuration: nil, environment: [:], logger: Fixtures.logger)
+            Issue.record("a replica that is down must fail the command")
+        } catch {
+            let report = "\(error)"
+            #expect(report.contains("cleared") && report.contains("127.0.0.1:\(replicas[1].port): failed"))
+        }
+        await replicas[0].stop()
+    }
+
+    @Test func readinessIs200UntilTheServiceDrains() async throws {
+        let service = try Fixtures.service(folder: folder)
+        let ready = try await service.get("/readyz")
+        #expect(ready.status == .ok)
+        #expect(ready.headers[.cacheControl] == "no-store")
+        #expect(try await service.get("/healthz").status == .ok)
+        service.beginDraining()
+        let draining = try await service.get("/readyz")
+        #expect(draining.status == .serviceUnavailable)
+        #expect(try await service.get("/healthz").status == .ok, "liveness is not readiness")
+    }
+
     /// `memoryBytes` bounds every tile byte kept in memory, the decoded tiles of views included.
     @Test(arguments: [16 << 10, 64 << 20, 1 << 30])
     func memoryBytesCountsTheDecodedTilesOfViews(memoryBytes: Int) throws {

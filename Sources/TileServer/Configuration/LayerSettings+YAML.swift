@@ -2,7 +2,7 @@ import TileGeometry
 
 extension LayerSettings {
     /// Names the URL space already uses.
-    static let reservedNames: Set<String> = ["static", "camera", "admin", "assets", "index", "healthz", "metrics", "wmts", "ogc"]
+    static let reservedNames: Set<String> = ["static", "camera", "admin", "assets", "index", "healthz", "readyz", "metrics", "wmts", "ogc"]
 
     init(node: ConfigNode, baseFolder: String, registry: SourceRegistry) throws(ConfigurationError) {
         let keys = try node.mapping(allowed: [

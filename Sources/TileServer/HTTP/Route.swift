@@ -13,8 +13,10 @@ public struct TileRoute: Sendable, Equatable {
 public enum Route: Sendable, Equatable {
     /// `/`: the front page.
     case index
-    /// `/healthz`.
+    /// `/healthz`: liveness.
     case health
+    /// `/readyz`: readiness for a load balancer (503 while shutting down).
+    case readiness
     /// `/index.json`: every layer's TileJSON.
     case tileJSONIndex
     /// `/{layer}.json`.

@@ -16,6 +16,7 @@ public enum Router {
         case 1:
             let name = segments[0]
             if name == "healthz" { return .route(.health) }
+            if name == "readyz" { return .route(.readiness) }
             if name == "metrics" { return .route(.metrics) }
             if name == "index.json" { return .route(.tileJSONIndex) }
             if name.hasSuffix(".json") {

@@ -29,6 +29,8 @@ public final class TileService: HTTPResponder {
     let webAssets: WebAssets
     /// Runs what may block, off the event loops.
     let workers: WorkerPool
+    /// A shutdown began: `/readyz` answers 503.
+    let draining = Atomic<Bool>(false)
     /// Runs reloads one at a time.
     let reloads = DispatchQueue(label: "tilelayer.reload")
 
@@ -92,7 +94,7 @@ public final class TileService: HTTPResponder {
     /// The answer when it needs no wait; nil when the request must go to the workers.
     func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
         switch route {
-        case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics, .camera:
+        case .index, .asset, .health, .readiness, .tileJSONIndex, .tileJSON, .metrics, .camera:
             // Memory and arithmetic only (the camera API computes; it reads no tile).
             return answer(request, route, completion: { _ in })
         case .tile(let tile):
@@ -141,6 +143,7 @@ public final class TileService: HTTPResponder {
         case .index: return indexPage(request)
         case .asset(let path): return webAsset(request, path: path)
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
+        case .readiness: return readinessAnswer()
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
         case .tile(let tile): return tileResponse(request, tile, completion: completion)

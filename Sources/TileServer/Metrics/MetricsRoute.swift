@@ -23,7 +23,7 @@ extension Route {
     var metricsLabel: String {
         switch self {
         case .index: MetricsRoute.index
-        case .health: MetricsRoute.health
+        case .health, .readiness: MetricsRoute.health
         case .tileJSONIndex, .tileJSON: MetricsRoute.tileJSON
         case .tile: MetricsRoute.tile
         case .metrics: MetricsRoute.metrics
