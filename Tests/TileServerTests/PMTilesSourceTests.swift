@@ -35,7 +35,7 @@ import TileHTTP
     }
 
     @Test("Header and metadata fill the layer: zoom range, bounds, center, attribution")
-    func metadata() throws {
+    func metadata() async throws {
         let archive = folder.path + "/world.pmtiles"
         try PMTilesReference.writeWorld(to: archive)
         let provider = try PMTilesTileProvider(path: archive)
@@ -56,6 +56,11 @@ import TileHTTP
         #expect(layer.settings.minZoom == 0 && layer.settings.maxZoom == 3)
         #expect(layer.settings.attribution == "Tom Patterson")
         #expect(layer.settings.description == "Natural Earth world pyramid")
+        let document = try await service(archive).get("/pm.json")
+        let tileJSON = try #require(try JSONSerialization.jsonObject(with: Data(document.body)) as? [String: Any])
+        #expect(tileJSON["maxzoom"] as? Int == 3 && tileJSON["attribution"] as? String == "Tom Patterson")
+        let bounds = try #require(tileJSON["bounds"] as? [Double])
+        #expect(bounds.count == 4 && abs(bounds[3] - 85.0511287) < 1e-6)
     }
 
     @Test("A truncated archive answers 502 naming the tile")
