@@ -40,6 +40,8 @@ let package = Package(
         // System libraries (Debian: libpng-dev, libsqlite3-dev; zlib comes with libpng).
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // zlib's inflate, for PMTiles' gzip-compressed directories and metadata (Debian: zlib1g-dev).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // libpng's setjmp/longjmp error handling, kept inside C.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
         // PNG codec and RGBA8 image operations.
@@ -50,7 +52,7 @@ let package = Package(
         .target(
             name: "TileProviders",
             dependencies: [
-                "TileGeometry", "TilePNG", "CSQLite",
+                "TileGeometry", "TilePNG", "CSQLite", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

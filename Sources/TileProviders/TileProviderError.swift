@@ -26,6 +26,11 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
     /// a URL that is not one): a bad gateway, not "not available now".
     case upstream(url: String, reason: String)
 
+    /// The file at `path` is not a readable PMTiles v3 archive (header, root directory or metadata).
+    case notPMTiles(path: String, reason: String)
+    /// A PMTiles archive's directory or tile data for `tile` (z/x/y) is corrupt or truncated.
+    case corruptArchive(path: String, tile: String, reason: String)
+
     public var description: String {
         switch self {
         case .unreadable(let path, let code): return "cannot read \(path): \(systemErrorText(code))"
@@ -42,6 +47,9 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
         case .unsupportedFormat(let path, let format):
             return "\(path) holds \(format) tiles; tilelayer serves png only (metadata format)"
         case .upstream(let url, let reason): return "upstream \(url) failed: \(reason)"
+        case .notPMTiles(let path, let reason): return "\(path) is not a PMTiles v3 archive: \(reason)"
+        case .corruptArchive(let path, let tile, let reason):
+            return "tile \(tile) of \(path): the archive is corrupt or truncated: \(reason)"
         }
     }
 }

@@ -16,6 +16,8 @@ public enum SourceSettings: Sendable, Equatable {
     case directory(path: String, template: String)
     /// An MBTiles 1.3 file.
     case mbtiles(path: String)
+    /// A local PMTiles v3 archive.
+    case pmtiles(path: String)
     /// The URL-constructor resolver: a `file://` or `http(s)://` template.
     case url(URLSourceSettings)
     /// Generated tiles showing their coordinates.

@@ -3,7 +3,7 @@ import TileProviders
 
 extension SourceSettings {
     /// Source types this build knows, for error messages.
-    static let knownTypes = ["directory", "mbtiles", "url", "debug", "composite"]
+    static let knownTypes = ["directory", "mbtiles", "pmtiles", "url", "debug", "composite"]
 
     init(node: ConfigNode, baseFolder: String, registry: SourceRegistry) throws(ConfigurationError) {
         guard case .mapping(let mapping) = node.node, let typeNode = mapping["type"], let type = typeNode.string else {
@@ -20,9 +20,10 @@ extension SourceSettings {
                 throw (keys["template"] ?? node).error(error.description)
             }
             self = .directory(path: path, template: template)
-        case "mbtiles":
+        case "mbtiles", "pmtiles":
             let keys = try node.mapping(allowed: ["type", "path"])
-            self = .mbtiles(path: try Self.existingPath(keys["path"], in: node, baseFolder: baseFolder, folder: false))
+            let path = try Self.existingPath(keys["path"], in: node, baseFolder: baseFolder, folder: false)
+            self = type == "mbtiles" ? .mbtiles(path: path) : .pmtiles(path: path)
         case "url":
             self = .url(try URLSourceSettings(node: node, baseFolder: baseFolder))
         case "debug":

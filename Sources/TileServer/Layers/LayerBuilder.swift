@@ -35,6 +35,14 @@ struct LayerBuilder {
                 let provider = try MBTilesTileProvider(path: path)
                 source = .sync(provider)
                 settings.fill(from: provider.metadata)
+            case .pmtiles(let path):
+                let provider = try PMTilesTileProvider(path: path)
+                // Every layer is PNG today (TilePipeline checks the signature); other formats come with issue 15.
+                guard provider.header.tileType == .png else {
+                    throw error("source", "\(path): tile type \(provider.header.tileType) is not served yet; PNG only")
+                }
+                source = .sync(provider)
+                settings.fill(from: provider.metadata)
             case .url(let url):
                 let template = try url.parsedTemplate()
                 variables = url.variables

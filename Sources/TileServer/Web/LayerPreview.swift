@@ -81,6 +81,7 @@ struct LayerPreview: Sendable {
         switch source {
         case .directory: return "directory"
         case .mbtiles: return "MBTiles"
+        case .pmtiles: return "PMTiles"
         case .url(let settings): return settings.isLocal ? "URL template · files" : "URL template · upstream"
         case .debug: return "generated (debug)"
         case .composite(let members):
