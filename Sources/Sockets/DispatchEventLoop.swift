@@ -16,6 +16,8 @@ public final class DispatchEventLoop: IOEventLoop, @unchecked Sendable {
     private var watches: [Int32: Watch] = [:]
     private let stopRequested = Atomic<Bool>(false)
     private static let identity = DispatchSpecificKey<UInt>()
+    /// The value this loop's queue holds under `identity`.
+    private let identityValue: UInt
 
     /// The two sources of one descriptor and whether each is running.
     private final class Watch {
@@ -37,11 +39,12 @@ public final class DispatchEventLoop: IOEventLoop, @unchecked Sendable {
     public init(name: String) {
         self.name = name
         queue = DispatchQueue(label: name)
-        queue.setSpecific(key: Self.identity, value: UInt(bitPattern: ObjectIdentifier(queue).hashValue))
+        identityValue = UInt(bitPattern: ObjectIdentifier(queue).hashValue)
+        queue.setSpecific(key: Self.identity, value: identityValue)
     }
 
     public var inLoop: Bool {
-        DispatchQueue.getSpecific(key: Self.identity) == UInt(bitPattern: ObjectIdentifier(queue).hashValue)
+        DispatchQueue.getSpecific(key: Self.identity) == identityValue
     }
 
     public func execute(_ task: @escaping @Sendable () -> Void) {

@@ -31,20 +31,4 @@ func systemSendfile(to socket: Int32, from file: Int32, offset: Int, count: Int)
     if rc == 0 || length > 0 { return Int(length) }
     return -1
 }
-
-func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
-}
-
-func systemClose(_ fd: Int32) -> Int32 {
-    Darwin.close(fd)
-}
-
-func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
-    listen(fd, backlog)
-}
-
-func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-    connect(fd, address, length)
-}
 #endif

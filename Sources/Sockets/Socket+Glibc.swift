@@ -23,20 +23,4 @@ func systemWritev(_ fd: Int32, _ buffers: UnsafeBufferPointer<iovec>, more: Bool
 func systemSendfile(to socket: Int32, from file: Int32, offset: Int, count: Int) -> Int {
     clinux_sendfile(socket, file, offset, count)
 }
-
-func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
-}
-
-func systemClose(_ fd: Int32) -> Int32 {
-    Glibc.close(fd)
-}
-
-func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
-    listen(fd, backlog)
-}
-
-func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-    connect(fd, address, length)
-}
 #endif

@@ -15,6 +15,10 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: HTTPHeaders
     /// The body (empty for most requests).
     public var body: [UInt8]
+    /// The body length the client announced, as the parser read it from `Content-Length` (the
+    /// body may not have been read: see `HTTPRequestParser.bodyWithheld`); `body.count` for a
+    /// request made in code.
+    public var announcedBodyLength: Int
 
     /// A request; `pathSegments` and `query` come from `target`'s path.
     public init(
@@ -28,6 +32,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.version = version
         self.headers = headers
         self.body = body
+        self.announcedBodyLength = body.count
     }
 
     /// Parses an origin-form `target` ("/a/b?c") the way the server does.
@@ -52,11 +57,6 @@ public struct HTTPRequest: Sendable, Equatable {
         headers[.expect].map { Substring($0).trimmingSpaces.lowercased() == "100-continue" } ?? false
     }
 
-    /// The body length the client announced (it may not all have been read: see
-    /// `HTTPRequestParser.bodyWithheld`).
-    public var announcedBodyLength: Int {
-        headers[.contentLength].flatMap { Int(Substring($0).trimmingSpaces) } ?? body.count
-    }
 
     /// The decoded query parameters in order (`+` is a space, per HTML forms).
     public var queryItems: [(name: String, value: String)] {

@@ -131,7 +131,9 @@ public struct HTTPRequestParser: Sendable {
         scanIndex = headEnd
         requestLineEnd = nil
         leadingEmptyBytes = 0
-        return (head, bodyLength)
+        var announced = head
+        announced.announcedBodyLength = bodyLength
+        return (announced, bodyLength)
     }
 
     /// The index just past the empty line that ends the header section, if it has arrived.

@@ -56,10 +56,10 @@ struct ClearCacheCommand: ParsableCommand {
         var diskCleared = false
         for base in bases {
             do {
-                let skipDisk = diskCleared
-                let line = try await execute(base: base, configuration: skipDisk ? nil : configuration,
-                                             environment: environment, logger: logger)
-                diskCleared = diskCleared || line.contains("directly")
+                // The disk tier is cleared directly at most once, however many servers are down.
+                let (line, clearedDisk) = try await execute(base: base, configuration: diskCleared ? nil : configuration,
+                                                            environment: environment, logger: logger)
+                diskCleared = diskCleared || clearedDisk
                 lines.append(line)
             } catch {
                 failed = true
@@ -71,10 +71,11 @@ struct ClearCacheCommand: ParsableCommand {
         return report
     }
 
-    /// Clears on the server at `base`; with `configuration` and nothing listening there, the disk tier.
+    /// Clears on the server at `base`; with `configuration` and nothing listening there, the disk
+    /// tier (`clearedDisk`).
     private func execute(
         base: String, configuration: Configuration?, environment: [String: String], logger: Logger
-    ) async throws -> String {
+    ) async throws -> (line: String, clearedDisk: Bool) {
         let zooms = try zoom.map(TileArgumentParsing.zoomRange)
         let box = try bbox.map(TileArgumentParsing.bbox)
         var query: [String] = []
@@ -87,12 +88,13 @@ struct ClearCacheCommand: ParsableCommand {
             // AsyncHTTPClient retries a refused connection until its deadline: find out at once
             // whether anything listens.
             if await Self.refusesConnections(base) { throw SocketError.systemCall(name: "connect", errno: ECONNREFUSED) }
-            return try await post(url, token: secret)
+            return (try await post(url, token: secret), false)
         } catch let error where !(error is ClearCacheFailure) && Self.isConnectionRefused(error) {
             guard let configuration else {
                 throw ClearCacheFailure("no server answers at \(base) (\(error)); pass --config to clear the layer's disk cache directly")
             }
-            return try await clearDisk(configuration: configuration, zooms: zooms, box: box, logger: logger, reason: "\(base) refused the connection")
+            return (try await clearDisk(configuration: configuration, zooms: zooms, box: box, logger: logger,
+                                        reason: "\(base) refused the connection"), true)
         }
     }
 

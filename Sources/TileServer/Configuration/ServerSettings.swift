@@ -1,4 +1,5 @@
 import Sockets
+import TileHTTP
 
 /// The `server:` section of the configuration.
 public struct ServerSettings: Sendable, Equatable {
@@ -26,22 +27,22 @@ public struct ServerSettings: Sendable, Equatable {
     /// Header-section limit, bytes.
     public var headerBytes = 32768
     /// Header-field count limit.
-    public var headerFields = 100
+    public var headerFields = HTTPParserLimits.defaultHeaderFields
     /// Request-body limit, bytes (only admin routes take a body).
-    public var bodyBytes = 16 << 10
+    public var bodyBytes = HTTPParserLimits.defaultBodyBytes
     /// Header timeout, seconds.
     public var headerSeconds = 10.0
     /// Idle keep-alive timeout, seconds.
     public var idleSeconds = 60.0
     /// Seconds a request may wait for its answer (503 after).
-    public var answerSeconds = 30.0
+    public var answerSeconds = HTTPServerConfiguration.defaultAnswerTimeout
     /// The transport that drives connections: epoll (the Linux default) or dispatch.
     public var transport = IOTransport.platformDefault
     /// Threads of the pool that runs whatever may block (file and database reads, disk tiers,
     /// renders' inputs, admin work), off the event loops.
-    public var workerThreads = 16
+    public var workerThreads = WorkerPool.defaultThreads
     /// Jobs that may wait for a pool thread; beyond it a request gets 503 at once.
-    public var workerQueue = 4096
+    public var workerQueue = WorkerPool.defaultQueueLimit
     /// Log level: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
     /// Log line format: text or json.
@@ -49,9 +50,9 @@ public struct ServerSettings: Sendable, Equatable {
     /// Whether each request gets an access-log line.
     public var accessLog = true
     /// Bytes of access-log lines each event loop buffers before writing them.
-    public var accessBufferBytes = 64 << 10
+    public var accessBufferBytes = HTTPAccessLogSettings.defaultBufferBytes
     /// Seconds after which buffered access-log lines are written anyway.
-    public var accessFlushSeconds = 1.0
+    public var accessFlushSeconds = HTTPAccessLogSettings.defaultFlushInterval
 
     /// Host values trusted by default: the loopback names a local user types.
     public static let defaultAllowedHosts = ["localhost", "127.0.0.1", "[::1]"]

@@ -41,8 +41,13 @@ final class WorkerPool: Sendable {
     private let lanes: [DispatchQueue]
     private let state: Mutex<State>
 
+    /// Default lanes: enough for slow disks and databases on a small machine.
+    static let defaultThreads = 16
+    /// Default waiting jobs.
+    static let defaultQueueLimit = 4096
+
     /// A pool of `threads` lanes with room for `queueLimit` waiting jobs.
-    init(threads: Int, queueLimit: Int) {
+    init(threads: Int = defaultThreads, queueLimit: Int = defaultQueueLimit) {
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         lanes = (0 ..< self.threads).map { DispatchQueue(label: "tilelayer-worker-\($0)") }

@@ -36,7 +36,7 @@ final class TilePipeline: Sendable {
 
     init(
         cache: MemoryCache<TileKey, CachedOutcome>, decodedTiles: MemoryCache<String, RGBAImage>, logger: Logger,
-        metrics: PipelineMetrics = PipelineMetrics(), workers: WorkerPool = WorkerPool(threads: 16, queueLimit: 4096)
+        metrics: PipelineMetrics = PipelineMetrics(), workers: WorkerPool = WorkerPool()
     ) {
         self.cache = cache
         self.decodedTiles = decodedTiles
