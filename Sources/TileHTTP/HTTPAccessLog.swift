@@ -34,16 +34,25 @@ final class HTTPAccessLog: @unchecked Sendable {
 
     /// Appends the line for `entry`; writes the buffer once it is full. Call on the loop.
     func record(_ entry: HTTPAccessLogEntry) {
+        // A log that stays full (a non-blocking pipe nobody reads) costs at most this much memory.
+        guard buffer.count < Self.maxHeldBytes else { return }
         stampTime()
         HTTPAccessLogLine.append(entry, time: time, format: settings.format, to: &buffer)
-        if buffer.count >= settings.bufferBytes {
+        if buffer.count >= settings.bufferBytes { flush() }
+        scheduleFlush()
+    }
+
+    /// Most bytes held while the log cannot take them.
+    static let maxHeldBytes = 4 << 20
+
+    /// Writes what is buffered after `flushInterval`, and again later if the log was full.
+    private func scheduleFlush() {
+        guard !flushPending, !buffer.isEmpty else { return }
+        flushPending = true
+        loop.schedule(after: settings.flushInterval) { [self] in
+            flushPending = false
             flush()
-        } else if !flushPending {
-            flushPending = true
-            loop.schedule(after: settings.flushInterval) { [self] in
-                flushPending = false
-                flush()
-            }
+            scheduleFlush()
         }
     }
 
@@ -58,6 +67,11 @@ final class HTTPAccessLog: @unchecked Sendable {
             }
             let written = buffer[start ..< end].withUnsafeBytes { write(settings.descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // A non-blocking log that is full now: keep the rest for the next flush.
+                buffer.removeFirst(start)
+                return
+            }
             if written <= 0 { break }  // the log is gone (closed, full disk): drop, keep serving
             start += written
         }
