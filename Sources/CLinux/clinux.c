@@ -3,10 +3,12 @@
 #include "CLinux.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
 #include <sys/uio.h>
@@ -74,6 +76,22 @@ long clinux_writev_more(int fd, const void *iov, int count) {
     message.msg_iov = (struct iovec *)iov;
     message.msg_iovlen = (size_t)count;
     return sendmsg(fd, &message, MSG_MORE | MSG_NOSIGNAL);
+}
+
+int clinux_memory_file(const char *name, long size) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int clinux_punch_hole(int fd, long offset, long count) {
+    return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)count);
 }
 
 void clinux_tune_malloc(int arenas) {

@@ -113,13 +113,3 @@ final class HTTPAccessLog: @unchecked Sendable {
         }
     }
 }
-
-/// What each event loop keeps for its connections: the Date line and the access log.
-final class HTTPLoopContext: Sendable {
-    let dateCache = HTTPDateCache()
-    let accessLog: HTTPAccessLog?
-
-    init(accessLog: HTTPAccessLog?) {
-        self.accessLog = accessLog
-    }
-}

@@ -199,7 +199,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         }
         server.requestFinished(peer: peer, method: outgoing.method, target: outgoing.target ?? "-",
                                response: response, bytes: headBytes + (sendsBody ? response.contentLength : 0),
-                               started: outgoing.started, accessLog: context.accessLog)
+                               started: outgoing.started, context: context)
     }
 
     /// Registers the events the machine wants, when they changed, and publishes its deadline.

@@ -19,3 +19,27 @@ public struct HTTPFileBody: Sendable {
         self.owner = owner
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HTTPFileBody {
+    /// The body's bytes, read with `pread`; nil when the file cannot give all of them.
+    public func read() -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { failed = true; break }
+                done += n
+            }
+            initialized = done
+        }
+        return failed ? nil : bytes
+    }
+}

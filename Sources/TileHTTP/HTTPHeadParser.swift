@@ -33,7 +33,7 @@ enum HTTPHeadParser {
             headers.add(HTTPHeaderName(name), value)
         }
         // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
-        if version == .http1_1 && headers.values(.host).count != 1 { throw .missingOrDuplicateHost }
+        if version == .http1_1 && headers.count(of: .host) != 1 { throw .missingOrDuplicateHost }
         let parsedTarget = try HTTPRequestTarget(parsing: target)
         // RFC 9112 §3.2.4: the asterisk form is for a server-wide OPTIONS only.
         if parsedTarget.isAsterisk && method != "OPTIONS" {
@@ -48,15 +48,20 @@ enum HTTPHeadParser {
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError)
         -> (String, String, HTTPVersion)
     {
-        let parts = line.split(separator: space, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
-              parts[0].allSatisfy(isTokenByte) else { throw .malformedRequestLine }
+        // "METHOD SP TARGET SP VERSION": exactly two spaces (no array of parts).
+        guard let firstSpace = line.firstIndex(of: space) else { throw .malformedRequestLine }
+        let method = line[..<firstSpace]
+        let afterMethod = line[(firstSpace + 1)...]
+        guard let secondSpace = afterMethod.firstIndex(of: space) else { throw .malformedRequestLine }
+        let target = afterMethod[..<secondSpace]
+        let versionBytes = afterMethod[(secondSpace + 1)...]
+        guard !versionBytes.contains(space), !method.isEmpty, !target.isEmpty,
+              method.allSatisfy(isTokenByte) else { throw .malformedRequestLine }
         // The target: visible ASCII only (RFC 3986 has no raw spaces, controls or non-ASCII).
-        guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .malformedTarget(reason: "raw control, space or non-ASCII byte in the target")
         }
         let version: HTTPVersion
-        let versionBytes = parts[2]
         if versionBytes.elementsEqual("HTTP/1.1".utf8) {
             version = .http1_1
         } else if versionBytes.elementsEqual("HTTP/1.0".utf8) {
@@ -68,7 +73,7 @@ enum HTTPHeadParser {
         } else {
             throw .malformedRequestLine
         }
-        return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), version)
+        return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), version)
     }
 
     /// "HTTP/1.d" with d from 2 to 9.

@@ -8,7 +8,7 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     /// A header name.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
-        self.canonical = rawValue.lowercased()
+        self.canonical = Self.asciiLowercased(rawValue)
     }
 
     public init(stringLiteral value: String) {
@@ -16,6 +16,14 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     }
 
     public var description: String { rawValue }
+
+    /// `text` with A-Z made a-z (field names are ASCII tokens): `text` itself, not a copy, when
+    /// it has no capitals; never the Unicode case mapping `lowercased()` runs per character.
+    private static func asciiLowercased(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return text }
+        return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+                      as: UTF8.self)
+    }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.canonical == rhs.canonical }
     public func hash(into hasher: inout Hasher) { hasher.combine(canonical) }

@@ -19,7 +19,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Every value of `name`, in order.
     public func values(_ name: HTTPHeaderName) -> [String] {
-        fields.filter { $0.name == name }.map(\.value)
+        fields.compactMap { $0.name == name ? $0.value : nil }
+    }
+
+    /// How many fields are named `name` (no array made).
+    public func count(of name: HTTPHeaderName) -> Int {
+        fields.reduce(0) { $1.name == name ? $0 + 1 : $0 }
     }
 
     /// Appends a field (duplicates allowed).

@@ -12,6 +12,12 @@ public struct HTTPRequestTarget: Sendable, Equatable {
 
     /// Parses origin-form ("/a/b?q"), absolute-form ("http://host/a/b?q") or "*" (OPTIONS).
     public init(parsing target: String) throws(HTTPParseError) {
+        var bytes = target
+        let plain = bytes.withUTF8 { utf8 in Result { () throws(HTTPParseError) in try Self.plainOriginForm(utf8) } }
+        if let (segments, plainQuery) = try plain.get() {
+            (pathSegments, query) = (segments, plainQuery)
+            return
+        }
         var rest = Substring(target)
         if rest == "*" {
             pathSegments = []
@@ -56,5 +62,46 @@ public struct HTTPRequestTarget: Sendable, Equatable {
             segments.append(decoded)
         }
         pathSegments = segments
+    }
+
+    /// The segments and query of an origin-form target without percent-encoding (what map
+    /// clients send), read byte by byte with no intermediate strings; nil for any other target,
+    /// which the general parser above then reads. Refuses what the general parser refuses.
+    private static func plainOriginForm(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) throws(HTTPParseError) -> (segments: [String], query: String?)? {
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        var segments: [String] = []
+        var query: String?
+        var start = 1
+        var index = 1
+        while true {
+            let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "#")
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                if index > start {
+                    let segment = UnsafeBufferPointer(rebasing: bytes[start ..< index])
+                    if segment.count <= 2 && segment.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+                        throw .malformedTarget(reason: "dot segments (\".\" or \"..\") are not allowed")
+                    }
+                    segments.append(String(decoding: segment, as: UTF8.self))
+                }
+                if byte == UInt8(ascii: "?") {
+                    var end = index + 1
+                    while end < bytes.count && bytes[end] != UInt8(ascii: "#") { end += 1 }
+                    query = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1) ..< end]), as: UTF8.self)
+                    return (segments, query)
+                }
+                if byte == UInt8(ascii: "#") { return (segments, query) }
+                start = index + 1
+            case UInt8(ascii: "%"):
+                return nil
+            case UInt8(ascii: "\\"), 0:
+                throw .malformedTarget(reason: "encoded slash, backslash or NUL in a path segment")
+            default:
+                break
+            }
+            index += 1
+        }
     }
 }

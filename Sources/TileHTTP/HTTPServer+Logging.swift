@@ -2,14 +2,15 @@ import Logging
 import Sockets
 
 extension HTTPServer {
-    /// Counts every answered request, and records its access-log line in the loop's buffer.
+    /// Counts every answered request in its loop's series, and records its access-log line in
+    /// the loop's buffer.
     func requestFinished(
         peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: UInt64,
-        accessLog: HTTPAccessLog?
+        context: HTTPLoopContext
     ) {
         let nanoseconds = Monotonic.nanoseconds &- started
-        metrics.record(route: response.route, status: Int(response.status.code), bytes: bytes, nanoseconds: nanoseconds)
-        accessLog?.record(HTTPAccessLogEntry(peer: peer, method: method, target: target, status: Int(response.status.code),
+        context.metrics.record(route: response.route, status: Int(response.status.code), bytes: bytes, nanoseconds: nanoseconds)
+        context.accessLog?.record(HTTPAccessLogEntry(peer: peer, method: method, target: target, status: Int(response.status.code),
                                              bytes: bytes, micros: nanoseconds / 1000, cache: response.note))
     }
 

@@ -94,7 +94,7 @@ public final class HTTPServer: @unchecked Sendable {
                 let loop = try configuration.transport.makeLoop(name: "tilelayer-io-\(index)")
                 loops.append(loop)
                 let log = configuration.accessLog ? HTTPAccessLog(settings: configuration.accessLogSettings, loop: loop) : nil
-                contexts.append(HTTPLoopContext(accessLog: log))
+                contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics()))
             }
         } catch {
             socket.close()

@@ -1,32 +1,46 @@
 import CoreMetrics
 import Synchronization
 
-/// Request, latency, byte and connection metrics of an `HTTPServer`, through swift-metrics.
+/// Request, latency, byte and connection metrics of an `HTTPServer`.
 ///
 /// Requests are labelled by the application's route label (`HTTPResponse.route`) and status,
-/// never by path, so the number of series stays small. Each series is made on first use and
-/// then found in a table; a request costs one short lock and a few atomic increments.
+/// never by path, so the number of series stays small. Each event loop counts its requests in
+/// series of its own (`HTTPLoopMetrics`: no lock, no shared cache line), and a scrape sums them:
+/// `emit(into:)` writes the request, byte and latency families in the Prometheus text format.
+/// Connections, counted once per connection, go through swift-metrics' `factory`.
 public final class HTTPServerMetrics: Sendable {
     /// Prefix of every metric name ("http_server" → `http_server_requests_total`).
     public let namespace: String
-    /// Where the metrics are made.
+    /// Where the connection metrics are made.
     public let factory: any MetricsFactory
 
     private let openConnections: Meter
     private let acceptedConnections: Counter
     private let rejectedConnections: Counter
-    private let series = Mutex<SeriesTable>(SeriesTable())
+    /// Upper bounds of the latency histogram's buckets, nanoseconds.
+    let bucketBounds: [Int]
+    /// Every loop's series, for scrapes (appended to when a loop meets a new route or status).
+    let series = Mutex<[HTTPRequestSeries]>([])
 
     /// The route label of a response that names none.
     public static let otherRoute = "other"
     /// The default metric-name prefix.
     public static let defaultNamespace = "http_server"
 
-    /// Metrics made by `factory`; the default is swift-metrics' global factory (a no-op until
-    /// the process bootstraps `MetricsSystem`).
-    public init(factory: any MetricsFactory = MetricsSystem.factory, namespace: String = defaultNamespace) {
+    /// The Prometheus client's default latency buckets (5 ms to 10 s).
+    public static let defaultLatencyBuckets: [Duration] = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]
+        .map { .milliseconds($0) }
+
+    /// Metrics whose connection counts go to `factory` (by default swift-metrics' global
+    /// factory, a no-op until the process bootstraps `MetricsSystem`), with a latency
+    /// histogram of `latencyBuckets`.
+    public init(
+        factory: any MetricsFactory = MetricsSystem.factory, namespace: String = defaultNamespace,
+        latencyBuckets: [Duration] = defaultLatencyBuckets
+    ) {
         self.namespace = namespace
         self.factory = factory
+        bucketBounds = latencyBuckets.map { Int($0.components.seconds) * 1_000_000_000 + Int($0.components.attoseconds / 1_000_000_000) }
         openConnections = Meter(label: "\(namespace)_open_connections", factory: factory)
         acceptedConnections = Counter(label: "\(namespace)_connections_total", factory: factory)
         rejectedConnections = Counter(label: "\(namespace)_connections_rejected_total", factory: factory)
@@ -54,54 +68,12 @@ public final class HTTPServerMetrics: Sendable {
         rejectedConnections.increment()
     }
 
-    /// Counts one answered request: `bytes` written (head and body), `nanoseconds` from the
-    /// parsed request to the queued answer.
-    func record(route: String?, status: Int, bytes: Int, nanoseconds: UInt64) {
-        let key = SeriesKey(route: route ?? Self.otherRoute, status: status)
-        let found = series.withLock { $0.byStatus[key] }
-        let entry = found ?? makeSeries(key)
-        entry.requests.increment()
-        entry.route.bytes.increment(by: bytes)
-        entry.route.duration.recordNanoseconds(Int64(clamping: nanoseconds))
+    /// A loop's series (made once per event loop).
+    func makeLoopMetrics() -> HTTPLoopMetrics {
+        HTTPLoopMetrics(server: self)
     }
 
-    /// Makes (outside the lock: a factory may take its own) and registers the series of `key`.
-    private func makeSeries(_ key: SeriesKey) -> StatusSeries {
-        let existingRoute = series.withLock { $0.byRoute[key.route] }
-        let route = existingRoute ?? RouteSeries(
-            bytes: Counter(label: bytesName, dimensions: [("route", key.route)], factory: factory),
-            duration: Timer(label: durationName, dimensions: [("route", key.route)], factory: factory))
-        let made = StatusSeries(
-            requests: Counter(label: requestsName, dimensions: [("route", key.route), ("status", String(key.status))],
-                              factory: factory),
-            route: route)
-        return series.withLock { table in
-            let route = table.byRoute[key.route] ?? route
-            table.byRoute[key.route] = route
-            if let raced = table.byStatus[key] { return raced }
-            let entry = StatusSeries(requests: made.requests, route: route)
-            table.byStatus[key] = entry
-            return entry
-        }
+    func register(_ loopSeries: HTTPRequestSeries) {
+        series.withLock { $0.append(loopSeries) }
     }
-}
-
-private struct SeriesKey: Hashable {
-    let route: String
-    let status: Int
-}
-
-private struct RouteSeries {
-    let bytes: Counter
-    let duration: Timer
-}
-
-private struct StatusSeries {
-    let requests: Counter
-    let route: RouteSeries
-}
-
-private struct SeriesTable {
-    var byStatus: [SeriesKey: StatusSeries] = [:]
-    var byRoute: [String: RouteSeries] = [:]
 }

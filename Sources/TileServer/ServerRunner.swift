@@ -12,8 +12,8 @@ import Darwin
 
 /// Builds the service from a configuration, runs the HTTP server, and handles signals.
 ///
-/// `@unchecked Sendable`: `signalSources` and `memoryUpkeep` are written once, on the main
-/// queue, before any signal can arrive; everything else is immutable.
+/// `@unchecked Sendable`: `signalSources` and `memoryUpkeep` are written once, on the thread
+/// that starts the server, before any signal can arrive; everything else is immutable.
 public final class ServerRunner: @unchecked Sendable {
     /// The HTTP server.
     public let server: HTTPServer
@@ -21,6 +21,8 @@ public final class ServerRunner: @unchecked Sendable {
     public let service: TileService
     private let logger: Logger
     private var signalSources: [DispatchSourceSignal] = []
+    /// Where SIGTERM and SIGINT are handled (one at a time, so a second signal sees the first's shutdown).
+    private let signalQueue = DispatchQueue(label: "tilelayer.signals")
     /// Returns free heap pages to the system while the server runs (see `MemoryUpkeep`).
     private var memoryUpkeep: DispatchSourceTimer?
 
@@ -50,8 +52,7 @@ public final class ServerRunner: @unchecked Sendable {
         http.accessLogSettings.format = settings.logFormat == .json ? .json : .text
         http.accessLogSettings.bufferBytes = settings.accessBufferBytes
         http.accessLogSettings.flushInterval = settings.accessFlushSeconds
-        server = HTTPServer(configuration: http, responder: service, logger: logger,
-                            metrics: TileMetrics.httpServerMetrics(factory: factory))
+        server = HTTPServer(configuration: http, responder: service, logger: logger, metrics: service.httpMetrics)
         self.logger = logger
     }
 
@@ -82,7 +83,7 @@ public final class ServerRunner: @unchecked Sendable {
         signalSources.append(hangup)
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
             source.setEventHandler { [self] in
                 if server.isShuttingDown {
                     logger.notice("second signal: exiting now", metadata: ["signal": "\(signalNumber)"])

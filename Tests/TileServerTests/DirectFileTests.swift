@@ -145,8 +145,11 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(first.body == Fixtures.worldTile(1, 0, 0))
         let second = try #require(try service.answerOnLoop("/world/1/0/0.png"), "a hit is answered on the loop")
         #expect(second.note == "hit")
-        #expect(second.file == nil)
-        #expect(second.body == Fixtures.worldTile(1, 0, 0))
+        #if os(Linux)
+        // The cached body lives in the body arena's memory file: a hit is sent with sendfile.
+        #expect(second.file != nil && second.body.isEmpty)
+        #endif
+        #expect(second.sentBody == Fixtures.worldTile(1, 0, 0))
         #expect(service.pipeline.cache.statistics.count == 1)
     }
 

@@ -11,10 +11,8 @@ import TileHTTP
     /// The server and service, sharing one registry.
     private func start() throws -> (HTTPServer, Int) {
         let service = try Fixtures.service(folder: folder)
-        let factory = TileMetrics.makeFactory(registry: service.metricsRegistry)
         let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false),
-                                responder: service, logger: Fixtures.logger,
-                                metrics: TileMetrics.httpServerMetrics(factory: factory))
+                                responder: service, logger: Fixtures.logger, metrics: service.httpMetrics)
         return (server, try server.start())
     }
 

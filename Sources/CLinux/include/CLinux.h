@@ -52,6 +52,15 @@ long clinux_sendfile(int out_fd, int in_fd, long offset, long count);
 /// `iov` points to `count` `struct iovec`. Returns the bytes written, or -1 with errno.
 long clinux_writev_more(int fd, const void *iov, int count);
 
+/// A close-on-exec memory file (memfd_create) of `size` bytes, sparse: memory is taken only for
+/// the pages written. The descriptor, or -1 with errno.
+int clinux_memory_file(const char *name, long size);
+
+/// Frees the pages of `count` bytes of file `fd` from `offset` (fallocate's PUNCH_HOLE, size
+/// kept). A page the kernel still holds for a send in progress stays intact until it is sent.
+/// 0 or -1 with errno.
+int clinux_punch_hole(int fd, long offset, long count);
+
 /// Tunes glibc's malloc for a long-running server whose large buffers (decoded images, tile
 /// bodies) come and go: a fixed mmap threshold (256 KiB; buffers above it go back to the system
 /// when freed, instead of glibc raising the threshold and keeping them in the heap) and at most

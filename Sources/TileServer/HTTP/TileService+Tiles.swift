@@ -109,7 +109,8 @@ extension TileService {
     private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, cors: CORSPolicy) -> HTTPResponse {
         var response = tileHead(request, etag: tile.etag, lastModified: tile.lastModified,
                                 lastModifiedText: tile.lastModifiedText, age: tile.age(in: layer), layer: layer, cors: cors)
-        if response.status == .ok { response.body = tile.body }
+        guard response.status == .ok else { return response }
+        if let kept = tile.kept { response.file = kept.fileBody } else { response.body = tile.body }
         return response
     }
 

@@ -24,6 +24,9 @@ public final class TileService: HTTPResponder {
     let pipeline: TilePipeline
     /// What `/metrics` shows: the injected registry, or one of the service's own.
     public let metricsRegistry: PrometheusCollectorRegistry
+    /// The HTTP server's request series, which `/metrics` shows too: give it to the
+    /// `HTTPServer` that answers with this service.
+    public let httpMetrics: HTTPServerMetrics
     let cacheGauges: CacheGauges
     /// Files of the front page under `/assets/`, read once at start-up.
     let webAssets: WebAssets
@@ -58,6 +61,7 @@ public final class TileService: HTTPResponder {
         metricsRegistry = registry
         let factory = TileMetrics.makeFactory(registry: registry)
         metricsFactory = factory
+        httpMetrics = TileMetrics.httpServerMetrics(factory: factory)
         let workers = WorkerPool(threads: state.server.workerThreads, queueLimit: state.server.workerQueue)
         self.workers = workers
         let budget = MemoryBudget(memoryBytes: state.server.cacheMemoryBytes)
@@ -186,8 +190,8 @@ extension TileService {
                 continuation.resume(returning: now)
             }
         }
-        // Only this service's tile files are sent from files (see `fileTileResponse`).
-        if let file = response.file, let bytes = try? (file.owner as? TileFile)?.readAll(), bytes.count == file.count {
+        // Tile files (see `fileTileResponse`) and the memory cache's bodies (`TileBodyArena`).
+        if let file = response.file, let bytes = file.read() {
             response.body = bytes
             response.file = nil
         }

@@ -39,7 +39,7 @@ public enum TileMetrics {
 
     /// The HTTP server's metrics, made by `factory`, named `tilelayer_http_…`.
     public static func httpServerMetrics(factory: any MetricsFactory) -> HTTPServerMetrics {
-        HTTPServerMetrics(factory: factory, namespace: httpNamespace)
+        HTTPServerMetrics(factory: factory, namespace: httpNamespace, latencyBuckets: latencyBuckets)
     }
 
     /// `# HELP` text by metric name (swift-metrics carries none; `/metrics` adds them).

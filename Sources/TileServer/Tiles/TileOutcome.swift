@@ -3,8 +3,14 @@ import TileProviders
 
 /// A tile ready to send: the PNG bytes, their content-hash ETag and the source's mtime.
 public struct ServedTile: Sendable {
+    /// The bytes, when the process holds them (empty when `kept` does).
+    private let held: [UInt8]
+    /// The bytes in the memory cache's body arena, sent with `sendfile` (see `TileBodyArena`).
+    let kept: TileBody?
     /// PNG bytes.
-    public let body: [UInt8]
+    public var body: [UInt8] { kept?.bytes ?? held }
+    /// The body's length.
+    public var byteCount: Int { kept?.count ?? held.count }
     /// Strong ETag (XXH64 of `body`).
     public let etag: String
     /// Seconds since 1970, where the source knows it.
@@ -30,11 +36,32 @@ public struct ServedTile: Sendable {
 
     /// A tile; the ETag is computed once, here.
     public init(body: [UInt8], lastModified: Int?) {
-        self.body = body
+        self.held = body
+        self.kept = nil
         self.etag = ContentHash.etag(of: body)
         self.lastModified = lastModified
         self.lastModifiedText = lastModified.map { HTTPDate.format(secondsSince1970: $0) }
     }
+
+    private init(kept: TileBody, from tile: ServedTile) {
+        self.held = []
+        self.kept = kept
+        self.etag = tile.etag
+        self.lastModified = tile.lastModified
+        self.lastModifiedText = tile.lastModifiedText
+        self.storedAt = tile.storedAt
+        self.staleAge = tile.staleAge
+    }
+
+    /// This tile with its bytes moved to the body arena, for the memory cache; itself when
+    /// there is no arena here or the bytes are there already.
+    func keptInArena() -> ServedTile {
+        guard kept == nil, let body = TileBodyArena.store(held) else { return self }
+        return ServedTile(kept: body, from: self)
+    }
+
+    /// Bytes its body takes in memory (whole pages in the arena).
+    var memoryBytes: Int { kept?.span ?? held.count }
 }
 
 /// The service's answer for one tile key: what the cache stores (tiles and "no tile") and
@@ -50,7 +77,7 @@ public enum TileOutcome: Sendable {
     /// Bytes the outcome costs in the cache (the body plus bookkeeping).
     var cost: Int {
         switch self {
-        case .tile(let tile): return tile.body.count + Self.entryOverhead
+        case .tile(let tile): return tile.memoryBytes + Self.entryOverhead
         case .noTile, .unavailable: return Self.entryOverhead
         }
     }

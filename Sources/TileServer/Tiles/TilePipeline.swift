@@ -183,9 +183,11 @@ extension CachedOutcome {
     /// How the cache treats an outcome made at `now`: "not available now" and stale copies are
     /// handed on, never stored.
     static func fill(_ outcome: TileOutcome, now: Int) -> CacheFillResult<CachedOutcome> {
-        let entry = CachedOutcome(outcome, now: now)
-        if case .unavailable = outcome { return .doNotStore(entry) }
-        if case .tile(let tile) = outcome, tile.staleAge != nil { return .doNotStore(entry) }
-        return .store(entry, cost: outcome.cost)
+        if case .unavailable = outcome { return .doNotStore(CachedOutcome(outcome, now: now)) }
+        guard case .tile(let tile) = outcome else { return .store(CachedOutcome(outcome, now: now), cost: outcome.cost) }
+        if tile.staleAge != nil { return .doNotStore(CachedOutcome(outcome, now: now)) }
+        // A stored tile's bytes go to the body arena: its hits are sent without a copy.
+        let kept = TileOutcome.tile(tile.keptInArena())
+        return .store(CachedOutcome(kept, now: now), cost: kept.cost)
     }
 }

@@ -89,6 +89,6 @@ import TileHTTP
         let miss = try await service.answerAsSent(target)
         #expect(miss.status == .ok && miss.note == "miss")
         let hit = try #require(try service.answerOnLoop(target))
-        #expect(hit.note == "hit" && hit.body == Fixtures.worldTile(2, 3, 1))
+        #expect(hit.note == "hit" && hit.sentBody == Fixtures.worldTile(2, 3, 1))
     }
 }

@@ -95,6 +95,12 @@ extension TileService {
     }
 }
 
+extension HTTPResponse {
+    /// The body bytes as the connection sends them: from the body's file (a tile file, or the
+    /// memory cache's body arena) when it has one, else `body`.
+    var sentBody: [UInt8] { file?.read() ?? body }
+}
+
 /// A real server of ours on a loopback port, stopped by `stop()`.
 struct LiveServer {
     let server: HTTPServer

@@ -1,0 +1,59 @@
+#if os(Linux)
+import Glibc
+import Testing
+import TileHTTP
+@testable import TileServer
+
+/// The memory cache's body arena: bodies written once to a memory file, read and sent from it,
+/// and their pages freed when the last holder lets go.
+@Suite struct TileBodyArenaTests {
+    private func bytes(_ count: Int, seed: UInt8) -> [UInt8] {
+        (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }
+    }
+
+    /// Whether the memory file holds pages for `file`'s range (no hole at its start).
+    private func hasPages(_ file: HTTPFileBody) -> Bool {
+        lseek(file.descriptor, off_t(file.offset), 3 /* SEEK_DATA */) == off_t(file.offset)
+    }
+
+    @Test func bodiesAreStoredOnTheirOwnPagesAndReadBack() throws {
+        let first = bytes(10_000, seed: 1)
+        let second = bytes(5, seed: 2)
+        let a = try #require(TileBodyArena.store(first))
+        let b = try #require(TileBodyArena.store(second))
+        #expect(a.count == 10_000 && a.span == 12_288)
+        #expect(b.count == 5 && b.span == 4096)
+        #expect(Bool(a.bytes == first) && Bool(b.bytes == second))
+        let (fileA, fileB) = (a.fileBody, b.fileBody)
+        #expect(fileA.offset % 4096 == 0 && fileB.offset % 4096 == 0)
+        // Never overlapping, whichever came first.
+        #expect(fileA.offset + a.span <= fileB.offset || fileB.offset + b.span <= fileA.offset)
+        #expect(TileBodyArena.store([]) == nil, "an empty body stays in the process")
+    }
+
+    @Test func aBodyInFlightOutlivesItsCacheEntryAndItsPagesGoAfter() throws {
+        let body = bytes(1 << 20, seed: 3)
+        var stored: TileBody? = try #require(TileBodyArena.store(body))
+        let file = stored!.fileBody  // what a queued response holds
+        #expect(hasPages(file))
+        stored = nil  // evicted from the cache while the response is still queued
+        #expect(Bool(file.read() == body), "a queued response still sends the tile's own bytes")
+        #expect(hasPages(file))
+        let probe = HTTPFileBody(descriptor: file.descriptor, offset: file.offset, count: file.count, owner: TileBodyArenaProbe())
+        _ = consume file  // sent: the last holder lets go, and the pages are freed
+        #expect(!hasPages(probe))
+    }
+
+    @Test func aCachedTileKeepsItsETagAndBytesInTheArena() throws {
+        let body = Fixtures.worldTile(1, 0, 0)
+        let tile = ServedTile(body: body, lastModified: 1_700_000_000)
+        let kept = tile.keptInArena()
+        #expect(kept.kept != nil && kept.etag == tile.etag && kept.lastModified == tile.lastModified)
+        #expect(Bool(kept.body == body) && kept.byteCount == body.count)
+        #expect(kept.memoryBytes == (body.count + 4095) / 4096 * 4096)
+        #expect(kept.keptInArena().kept === kept.kept, "moving twice copies nothing")
+    }
+}
+/// An owner that keeps nothing alive (to look at a range after its body is gone).
+private final class TileBodyArenaProbe: Sendable {}
+#endif

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# bench-instructions.sh: what one hot tile request costs tilelayer and nginx, counted, not timed.
+#
+# Runs each server under valgrind's callgrind (one worker, so every instruction of the request
+# path is seen), warms it up, zeroes the counters, sends COUNT keep-alive GETs of tile files
+# one at a time (scripts/bench/seq-client.py), dumps the counters and prints instructions per
+# request. Then runs each server natively under `strace -c -f` for the same requests and prints
+# system calls per request. Instruction and syscall counts do not depend on the machine's load
+# or on how client and server share the CPUs, so they compare changes (and the two servers)
+# where req/s figures are noise.
+#
+# Environment (defaults in brackets):
+#   COUNT=2000        measured requests per server
+#   WARMUP=300        requests before the counters are zeroed
+#   ACCESS_LOG=0      1: access logs on at both sides (tilelayer's batched log; nginx's access_log to a file)
+#   TRANSPORT=epoll   tilelayer's server.transport
+#   SKIP_BUILD=0      1: use the existing release binary
+#   TILELAYER=        a tilelayer binary to measure instead of this checkout's release build
+#   KEEP=0            1: keep the temp dir (configs, callgrind files)
+#   PROFILE=0         1: also print each server's functions by instructions (callgrind_annotate)
+set -euo pipefail
+
+COUNT=${COUNT:-2000}
+WARMUP=${WARMUP:-300}
+ACCESS_LOG=${ACCESS_LOG:-0}
+TRANSPORT=${TRANSPORT:-epoll}
+SKIP_BUILD=${SKIP_BUILD:-0}
+KEEP=${KEEP:-0}
+PROFILE=${PROFILE:-0}
+
+die() { echo "bench-instructions: $*" >&2; exit 2; }
+for name in COUNT WARMUP; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$SCRIPT_DIR/.." && pwd)
+TILES="$REPO/tiles/world"
+CLIENT="$SCRIPT_DIR/bench/seq-client.py"
+PATH="/opt/swift/usr/bin:$PATH"
+
+for tool in valgrind callgrind_control strace nginx python3 curl; do
+    command -v "$tool" >/dev/null 2>&1 || [[ -x /usr/sbin/$tool ]] || die "$tool is not installed (apt-get install valgrind strace nginx)"
+done
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-instructions.XXXXXX")
+mkdir -p "$TMP"/{client_body,proxy,fastcgi,uwsgi,scgi}
+chmod 755 "$TMP"
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    if [[ $KEEP == 1 ]]; then echo "bench-instructions: kept $TMP" >&2; else rm -rf "$TMP"; fi
+}
+trap cleanup EXIT
+
+if [[ -n ${TILELAYER:-} ]]; then
+    SKIP_BUILD=1
+elif [[ $SKIP_BUILD != 1 ]]; then
+    echo "== building tilelayer (swift build -c release)"
+    swift build -c release --package-path "$REPO" --product tilelayer >"$TMP/build.log" 2>&1 \
+        || { tail -n 30 "$TMP/build.log" >&2; die "release build failed"; }
+fi
+[[ -n ${TILELAYER:-} ]] || TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
+[[ -x $TILELAYER ]] || die "no release binary at $TILELAYER"
+# valgrind 3.19 cannot read Swift's DWARF 5 debug info; a copy without it (symbols kept, so
+# callgrind still names functions) runs the same code.
+strip --strip-debug -o "$TMP/tilelayer" "$TILELAYER" || die "strip failed"
+TILELAYER="$TMP/tilelayer"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+(cd "$TILES" && find . -name '*.png' -printf '%P\n' | awk -F/ '$1 <= 3' | sort | sed 's|^|/|') >"$TMP/paths.txt"
+[[ -s $TMP/paths.txt ]] || die "no tiles under $TILES"
+
+echo "== machine"
+echo "   cpu:        $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo) ($(nproc) CPUs)"
+echo "   kernel:     $(uname -sr)"
+echo "   loadavg:    $(cut -d' ' -f1-3 /proc/loadavg) (counts do not depend on it)"
+echo "   tilelayer:  $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "   nginx:      $("$NGINX" -v 2>&1)"
+echo "   requests:   $COUNT measured after $WARMUP, one keep-alive connection, $(wc -l <"$TMP/paths.txt") tile paths round robin"
+echo "   access log: $( (( ACCESS_LOG )) && echo on || echo off ) at both sides"
+
+# shellcheck source=bench/configs.sh
+source "$SCRIPT_DIR/bench/configs.sh"
+write_configs() { # write_configs PORT_TL PORT_NG: nginx with one worker, no master (as under valgrind)
+    write_tilelayer_config "$TMP/tilelayer.yml" "$1" "$TRANSPORT"
+    write_nginx_config "$TMP/nginx.conf" "$2" "s|worker_processes auto;|worker_processes 1; master_process off;|"
+}
+
+wait_port() { # wait_port PORT PID
+    local i
+    for (( i = 0; i < 600; i++ )); do
+        kill -0 "$2" 2>/dev/null || die "server (pid $2) exited during startup; see $TMP"
+        curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$1$(head -n 1 "$TMP/paths.txt")" && return 0
+        sleep 0.2
+    done
+    die "server on port $1 did not answer"
+}
+
+client() { # client PORT COUNT: requests, checked
+    local out
+    out=$(python3 "$CLIENT" "$1" "$TMP/paths.txt" "$2")
+    [[ $out == *"ok=$2 "* ]] || die "not every request answered 200: $out"
+}
+
+start() { # start NAME PORT WRAPPER...: sets STARTED
+    local name=$1 port=$2
+    shift 2
+    if [[ $name == tilelayer ]]; then
+        "$@" "$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/$name.log" 2>&1 &
+    else
+        "$@" "$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/$name.log" 2>&1 &
+    fi
+    STARTED=$!
+    PIDS+=("$STARTED")
+    wait_port "$port" "$STARTED"
+}
+
+stop() { kill -TERM "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+
+declare -A IR SYS
+for server in tilelayer nginx; do
+    tl_port=$(free_port); ng_port=$(free_port)
+    write_configs "$tl_port" "$ng_port"
+    port=$tl_port; [[ $server == nginx ]] && port=$ng_port
+
+    # Instructions: callgrind, counters zeroed after the warm-up, dumped after the measured run.
+    start "$server" "$port" valgrind --tool=callgrind --callgrind-out-file="$TMP/callgrind.$server.%p"
+    pid=$STARTED
+    client "$port" "$WARMUP"
+    callgrind_control -z "$pid" >/dev/null
+    client "$port" "$COUNT"
+    callgrind_control -d "$pid" >/dev/null
+    stop "$pid"
+    # The dump asked for after zeroing (file .1) holds only the measured requests.
+    dump=$(ls "$TMP"/callgrind."$server".*.1 2>/dev/null | head -n 1)
+    [[ -n $dump ]] || die "callgrind wrote no dump for $server"
+    total=$(awk '/^summary:/ { print $2; exit }' "$dump")
+    [[ -n $total ]] || die "no callgrind totals for $server"
+    IR[$server]=$(( total / COUNT ))
+    if [[ $PROFILE == 1 ]]; then
+        echo "== $server: functions by instructions (self), measured requests only"
+        callgrind_annotate --threshold=95 "$dump" 2>/dev/null | awk '/file:function/ { on = 1; next } on && /^-+$/ { exit } on && NF' | head -n 40 | cut -c1-170
+    fi
+
+    # System calls: strace -c over the same requests on the native server.
+    start "$server" "$port" env
+    pid=$STARTED
+    client "$port" "$WARMUP"
+    # shellcheck disable=SC2046
+    strace -f -c -o "$TMP/strace.$server" $(ls /proc/"$pid"/task | sed 's/^/-p /') 2>/dev/null &
+    tracer=$!
+    sleep 1
+    client "$port" "$COUNT"
+    kill -INT "$tracer"; wait "$tracer" 2>/dev/null || true
+    stop "$pid"
+    # The total line: "% time, seconds, usecs/call, calls, [errors,] total".
+    calls=$(awk '$NF == "total" { print $4 }' "$TMP/strace.$server")
+    SYS[$server]=$(awk -v c="$calls" -v n="$COUNT" 'BEGIN { printf "%.2f", c / n }')
+    echo "== $server: $(printf "%'d" "${IR[$server]}") instructions/request, ${SYS[$server]} system calls/request"
+    grep -E '^ *[0-9]' "$TMP/strace.$server" | grep -v ' total$' | sort -k4 -n -r | head -n 6 | awk -v n="$COUNT" '{ printf "     %-16s %.2f per request\n", $NF, $4 / n }'
+done
+
+echo "== result"
+printf '   %-10s %16s %14s\n' server "instructions/req" "syscalls/req"
+for server in tilelayer nginx; do printf '   %-10s %16s %14s\n' "$server" "$(printf "%'d" "${IR[$server]}")" "${SYS[$server]}"; done
+awk -v a="${IR[tilelayer]}" -v b="${IR[nginx]}" 'BEGIN { printf "   instructions ratio tilelayer/nginx: %.2f\n", a / b }'
+awk -v a="${SYS[tilelayer]}" -v b="${SYS[nginx]}" 'BEGIN { printf "   syscalls ratio tilelayer/nginx:     %.2f\n", a / b }'
