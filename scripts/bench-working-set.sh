@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# bench-working-set.sh: tilelayer against nginx when the tiles do not fit in tilelayer's memory
+# cache: a pyramid of distinct real-sized PNGs (zoom 0..MAX_ZOOM; 21,845 tiles at 7, ~1 GB with
+# the shipped world tiles and ../shared/data), requested uniformly and Zipf-distributed (s = 1),
+# with a 256 MB memory cache. Measures, with wrk, the folder layer and the same tiles as an
+# uncached MBTiles layer against nginx serving the folder (sendfile, open_file_cache): req/s,
+# p99, server CPU per request, and tilelayer's RSS and cached bytes.
+#
+# Environment (defaults in brackets):
+#   MAX_ZOOM=7        deepest zoom of the generated pyramid
+#   DURATION=10       seconds per measured run
+#   CONNECTIONS=64    wrk connections (2 threads)
+#   MEMORY_MB=256     tilelayer's server.cache.memoryBytes, MiB
+#   ACCESS_LOG=0      1: access logs on at both sides
+#   SKIP_BUILD=0      1: use the existing release binary
+#   DATA=/tmp/tilelayer-working-set   where the pyramid, MBTiles and request lists are kept
+set -euo pipefail
+
+MAX_ZOOM=${MAX_ZOOM:-7}
+DURATION=${DURATION:-10}
+CONNECTIONS=${CONNECTIONS:-64}
+MEMORY_MB=${MEMORY_MB:-256}
+ACCESS_LOG=${ACCESS_LOG:-0}
+SKIP_BUILD=${SKIP_BUILD:-0}
+DATA=${DATA:-/tmp/tilelayer-working-set}
+
+die() { echo "bench-working-set: $*" >&2; exit 2; }
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$SCRIPT_DIR/.." && pwd)
+PATH="/opt/swift/usr/bin:$PATH"
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[[ -x $NGINX ]] || die "nginx is not installed"
+command -v wrk >/dev/null || die "wrk is not installed"
+
+echo "== building the working set in $DATA (kept for the next run)"
+mkdir -p "$DATA"
+if [[ $(cat "$DATA/built-max-zoom" 2>/dev/null) != "$MAX_ZOOM" ]]; then
+    # Base tiles: the shipped world pyramid, and ../shared/data's when it is there.
+    staging=$(mktemp -d)
+    cp -r "$REPO/tiles/world" "$staging/shipped"
+    if [[ -d $REPO/../shared/data/world ]]; then cp -r "$REPO/../shared/data/world" "$staging/shared"; fi
+    python3 "$SCRIPT_DIR/bench/make-working-set.py" "$staging" "$DATA" "$MAX_ZOOM"
+    rm -rf "$staging"
+fi
+TILES="$DATA/tiles"
+tile_count=$(find "$TILES" -name '*.png' | wc -l)
+tile_bytes=$(du -sb "$TILES" | cut -f1)
+
+if [[ $SKIP_BUILD != 1 ]]; then
+    echo "== building tilelayer (swift build -c release)"
+    swift build -c release --package-path "$REPO" --product tilelayer >/dev/null
+fi
+TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-working-set.XXXXXX")
+mkdir -p "$TMP"/{client_body,proxy,fastcgi,uwsgi,scgi}
+chmod 755 "$TMP"
+TL_PID=""; NG_PID=""
+cleanup() {
+    for pid in $TL_PID $NG_PID; do kill -TERM "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+TL_PORT=$(free_port); NG_PORT=$(free_port)
+cat >"$TMP/tilelayer.yml" <<EOF
+server:
+  host: 127.0.0.1
+  port: $TL_PORT
+  cors: "*"
+  cache: {memoryBytes: $(( MEMORY_MB << 20 ))}
+  log: {level: notice, access: $( (( ACCESS_LOG )) && echo true || echo false )}
+layers:
+  - {name: world, default: true, source: {type: directory, path: "$TILES"}, maxZoom: $MAX_ZOOM}
+  - {name: mb, source: {type: mbtiles, path: "$DATA/tiles.mbtiles"}, cache: {memory: false}, maxZoom: $MAX_ZOOM}
+EOF
+# shellcheck source=bench/configs.sh
+source "$SCRIPT_DIR/bench/configs.sh"
+write_nginx_config "$TMP/nginx.conf" "$NG_PORT"
+sed 's|^|/mb|' "$DATA/uniform.txt" >"$TMP/mb-uniform.txt"
+sed 's|^|/mb|' "$DATA/zipf.txt" >"$TMP/mb-zipf.txt"
+
+"$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/tilelayer.log" 2>&1 &
+TL_PID=$!
+"$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/nginx.log" 2>&1 &
+NG_PID=$!
+for port in "$TL_PORT" "$NG_PORT"; do
+    for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$port/0/0/0.png" && break; sleep 0.1; done
+done
+first=$(head -n 1 "$DATA/zipf.txt")
+cmp <(curl -fs "http://127.0.0.1:$TL_PORT$first") "$TILES$first" || die "tilelayer's $first differs from the file"
+cmp <(curl -fs "http://127.0.0.1:$TL_PORT/mb$first") "$TILES$first" || die "the MBTiles layer's $first differs from the file"
+cmp <(curl -fs "http://127.0.0.1:$NG_PORT$first") "$TILES$first" || die "nginx's $first differs from the file"
+
+cpu_seconds() { # user+system seconds of the given pids
+    local total=0 pid
+    for pid in "$@"; do
+        [[ -r /proc/$pid/stat ]] && total=$(( total + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat") ))
+    done
+    awk -v t="$total" -v k="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / k }'
+}
+
+echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== working set: $tile_count tiles, $(( tile_bytes >> 20 )) MiB; memory cache $MEMORY_MB MiB; access logs $( (( ACCESS_LOG )) && echo on || echo off )"
+printf '%-8s %-22s %10s %9s %11s %8s\n' list server "requests/s" "p99 ms" "CPU us/req" errors
+for list in uniform zipf; do
+    for server in tilelayer tilelayer-mbtiles nginx; do
+        case $server in
+            tilelayer) port=$TL_PORT; paths="$DATA/$list.txt"; pids=$TL_PID ;;
+            tilelayer-mbtiles) port=$TL_PORT; paths="$TMP/mb-$list.txt"; pids=$TL_PID ;;
+            nginx) port=$NG_PORT; paths="$DATA/$list.txt"; pids="$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')" ;;
+        esac
+        # shellcheck disable=SC2086
+        before=$(cpu_seconds $pids)
+        out=$(BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
+              "http://127.0.0.1:$port/")
+        # shellcheck disable=SC2086
+        after=$(cpu_seconds $pids)
+        line=$(grep '^BENCH ' <<<"$out") || die "no summary from wrk: $out"
+        declare -A v=()
+        for kv in ${line#BENCH }; do v[${kv%%=*}]=${kv#*=}; done
+        errors=$(( v[err_connect] + v[err_read] + v[err_write] + v[err_timeout] + v[err_status] ))
+        printf '%-8s %-22s %10.0f %9.2f %11.1f %8d\n' "$list" "$server" "${v[rps]}" \
+            "$(awk -v us="${v[p99_us]}" 'BEGIN { print us / 1000 }')" \
+            "$(awk -v a="$before" -v b="$after" -v r="${v[rps]}" -v d="$DURATION" 'BEGIN { print (b - a) * 1e6 / (r * d) }')" "$errors"
+    done
+    rss=$(awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$TL_PID/status")
+    cached=$(curl -fs "http://127.0.0.1:$TL_PORT/metrics" | awk '/^tilelayer_cache_bytes / { print int($2 / 1048576) }')
+    echo "         tilelayer after $list: RSS $rss MiB (process memory) + memory cache $cached MiB (bodies in the memory-file arena, charged to the cgroup, not in RSS)"
+done
