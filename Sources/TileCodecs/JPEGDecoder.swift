@@ -1,0 +1,101 @@
+internal import CTurboJPEG
+
+/// Decodes JPEG bytes into opaque RGBA8 through libjpeg-turbo's TurboJPEG API.
+///
+/// Baseline and progressive, gray, YCbCr and RGB; CMYK is refused as unsupported. libjpeg's
+/// warnings (a premature end, damaged entropy data) count as errors: a damaged tile is never
+/// served as a half-grey image.
+public enum JPEGDecoder {
+    /// Width and height from the frame header, without decoding the pixels.
+    public static func size(of data: [UInt8]) throws(ImageCodecError) -> (width: Int, height: Int) {
+        let handle = try TurboJPEGHandle(decompressing: data)
+        defer { handle.destroy() }
+        return try handle.readHeader(data)
+    }
+
+    /// Decodes `data`; widths or heights above `maxDimension` throw `.tooLarge` before any allocation.
+    public static func decode(_ data: [UInt8],
+                              maxDimension: Int = ImageDecoder.defaultMaxDimension) throws(ImageCodecError) -> RGBAImage {
+        let handle = try TurboJPEGHandle(decompressing: data)
+        defer { handle.destroy() }
+        let (width, height) = try handle.readHeader(data)
+        let limit = ImageDecoder.clampedLimit(maxDimension)
+        guard width <= limit, height <= limit else {
+            throw .tooLarge(format: .jpeg, width: width, height: height, limit: limit)
+        }
+        let byteCount = width * height * RGBAImage.bytesPerPixel
+        var code: Int32 = 0
+        let pixels = data.withUnsafeBufferPointer { input in
+            [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
+                code = tjDecompress2(handle.raw, input.baseAddress, UInt(input.count), output.baseAddress,
+                                     Int32(width), Int32(width * RGBAImage.bytesPerPixel), Int32(height),
+                                     Int32(TJPF_RGBA.rawValue), 0)
+                // TurboJPEG writes every row even when it only warns; keep nothing on failure.
+                initialized = code == 0 ? byteCount : 0
+            }
+        }
+        guard code == 0 else { throw handle.failure(data) }
+        do {
+            return try RGBAImage(width: width, height: height, pixels: pixels)
+        } catch {
+            throw .png(error)
+        }
+    }
+}
+
+/// One TurboJPEG instance for one call (not shared: TurboJPEG handles are not thread-safe).
+struct TurboJPEGHandle {
+    let raw: tjhandle
+    let format = RasterFormat.jpeg
+
+    /// A decompressor; refuses data without the JPEG signature before touching libjpeg.
+    init(decompressing data: [UInt8]) throws(ImageCodecError) {
+        guard data.starts(with: RasterFormat.jpegSignature) else {
+            throw data.count < RasterFormat.jpegSignature.count && RasterFormat.jpegSignature.starts(with: data)
+                ? .truncated(format: .jpeg)
+                : .corrupt(format: .jpeg, reason: "no JPEG SOI marker (FF D8 FF) at the start")
+        }
+        guard let raw = tjInitDecompress() else {
+            throw .corrupt(format: .jpeg, reason: "cannot create a TurboJPEG decompressor")
+        }
+        self.raw = raw
+    }
+
+    /// A compressor.
+    init(compressing: Void) throws(ImageCodecError) {
+        guard let raw = tjInitCompress() else {
+            throw .encodingFailed(format: .jpeg, reason: "cannot create a TurboJPEG compressor")
+        }
+        self.raw = raw
+    }
+
+    func destroy() { tjDestroy(raw) }
+
+    /// The frame size from the JPEG header.
+    func readHeader(_ data: [UInt8]) throws(ImageCodecError) -> (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let code = data.withUnsafeBufferPointer { input in
+            tjDecompressHeader3(raw, input.baseAddress, UInt(input.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard code == 0 else { throw failure(data) }
+        guard width > 0, height > 0 else {
+            // Data cut before the frame header reads as size 0.
+            if case .truncated = failure(data) { throw .truncated(format: .jpeg) }
+            throw .corrupt(format: .jpeg, reason: "frame header gives a size of \(width)×\(height) px")
+        }
+        return (Int(width), Int(height))
+    }
+
+    /// The error for the last failed call: `.truncated` when the data lacks its EOI marker
+    /// (FF D9, ITU T.81 §B.2.1) — a cut-off download — else `.corrupt` with libjpeg's message.
+    func failure(_ data: [UInt8]) -> ImageCodecError {
+        if !data.reversed().starts(with: [0xD9, 0xFF]) { return .truncated(format: .jpeg) }
+        return .corrupt(format: .jpeg, reason: message)
+    }
+
+    /// TurboJPEG's message for the last error on this handle.
+    var message: String {
+        guard let text = tjGetErrorStr2(raw) else { return "unknown libjpeg-turbo error" }
+        return String(cString: text)
+    }
+}
