@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tilelayer", targets: ["tilelayer"]),
-        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCache"]),
+        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache"]),
         // The codec alone, for Benchmarks/ (so it builds without the server's dependencies).
         .library(name: "TilePNG", targets: ["TilePNG"]),
         // PNG, JPEG and WebP codecs, for Benchmarks/.

@@ -20,6 +20,35 @@ enum PMTilesReference {
         guard made.status == 0 else { throw Unavailable(description: "make-pmtiles-fixture.py failed: \(made.output)") }
     }
 
+    /// The reference reader's view of an archive we wrote: its header and metadata as JSON
+    /// (stdout), and every tile it finds written to `dump`/z/x/y. Throws when it cannot read it.
+    static func read(_ archive: String, dumpingTilesTo dump: String) throws -> [String: Any] {
+        let script = """
+            import json, os, sys
+            from pmtiles.reader import MmapSource, Reader, all_tiles
+            with open(sys.argv[1], "rb") as f:
+                source = MmapSource(f)
+                reader = Reader(source)
+                header = reader.header()
+                count = 0
+                for (z, x, y), data in all_tiles(source):
+                    os.makedirs(f"{sys.argv[2]}/{z}/{x}", exist_ok=True)
+                    with open(f"{sys.argv[2]}/{z}/{x}/{y}", "wb") as out:
+                        out.write(data)
+                    count += 1
+                result = {k: (v.value if hasattr(v, "value") else v) for k, v in header.items()}
+                result["metadata"] = reader.metadata()
+                result["tiles_read"] = count
+                print(json.dumps(result))
+            """
+        let result = try run(["-c", script, archive, dump])
+        guard result.status == 0,
+              let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] else {
+            throw Unavailable(description: "the pmtiles package could not read \(archive): \(result.output)")
+        }
+        return object
+    }
+
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
