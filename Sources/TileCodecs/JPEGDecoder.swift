@@ -43,10 +43,11 @@ public enum JPEGDecoder {
     }
 }
 
-/// One TurboJPEG instance for one call (not shared: TurboJPEG handles are not thread-safe).
+/// One TurboJPEG instance for one call (not shared: TurboJPEG handles are not thread-safe),
+/// taken from a `TurboJPEGHandlePool` and given back by `destroy()`.
 struct TurboJPEGHandle {
     let raw: tjhandle
-    let format = RasterFormat.jpeg
+    private let pool: TurboJPEGHandlePool
 
     /// A decompressor; refuses data without the JPEG signature before touching libjpeg.
     init(decompressing data: [UInt8]) throws(ImageCodecError) {
@@ -55,21 +56,24 @@ struct TurboJPEGHandle {
                 ? .truncated(format: .jpeg)
                 : .corrupt(format: .jpeg, reason: "no JPEG SOI marker (FF D8 FF) at the start")
         }
-        guard let raw = tjInitDecompress() else {
+        guard let raw = TurboJPEGHandlePool.decompressors.take() else {
             throw .corrupt(format: .jpeg, reason: "cannot create a TurboJPEG decompressor")
         }
         self.raw = raw
+        self.pool = .decompressors
     }
 
     /// A compressor.
     init(compressing: Void) throws(ImageCodecError) {
-        guard let raw = tjInitCompress() else {
+        guard let raw = TurboJPEGHandlePool.compressors.take() else {
             throw .encodingFailed(format: .jpeg, reason: "cannot create a TurboJPEG compressor")
         }
         self.raw = raw
+        self.pool = .compressors
     }
 
-    func destroy() { tjDestroy(raw) }
+    /// Gives the instance back for reuse (TurboJPEG resets its state at the next call).
+    func destroy() { pool.give(raw) }
 
     /// The frame size from the JPEG header.
     func readHeader(_ data: [UInt8]) throws(ImageCodecError) -> (width: Int, height: Int) {
