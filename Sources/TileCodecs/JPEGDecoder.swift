@@ -9,22 +9,24 @@ public enum JPEGDecoder {
     /// Width and height from the frame header, without decoding the pixels.
     public static func size(of data: [UInt8]) throws(ImageCodecError) -> (width: Int, height: Int) {
         let handle = try TurboJPEGHandle(decompressing: data)
-        defer { handle.destroy() }
-        return try handle.readHeader(data)
+        var size: (width: Int, height: Int)?
+        defer { handle.release(reusable: size != nil) }
+        size = try handle.readHeader(data)
+        return size!
     }
 
     /// Decodes `data`; widths or heights above `maxDimension` throw `.tooLarge` before any allocation.
     public static func decode(_ data: [UInt8],
                               maxDimension: Int = ImageDecoder.defaultMaxDimension) throws(ImageCodecError) -> RGBAImage {
         let handle = try TurboJPEGHandle(decompressing: data)
-        defer { handle.destroy() }
+        var code: Int32 = -1
+        defer { handle.release(reusable: code == 0) }
         let (width, height) = try handle.readHeader(data)
         let limit = ImageDecoder.clampedLimit(maxDimension)
         guard width <= limit, height <= limit else {
             throw .tooLarge(format: .jpeg, width: width, height: height, limit: limit)
         }
         let byteCount = width * height * RGBAImage.bytesPerPixel
-        var code: Int32 = 0
         let pixels = data.withUnsafeBufferPointer { input in
             [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
                 code = tjDecompress2(handle.raw, input.baseAddress, UInt(input.count), output.baseAddress,
@@ -44,7 +46,7 @@ public enum JPEGDecoder {
 }
 
 /// One TurboJPEG instance for one call (not shared: TurboJPEG handles are not thread-safe),
-/// taken from a `TurboJPEGHandlePool` and given back by `destroy()`.
+/// taken from a `TurboJPEGHandlePool` and given back by `release(reusable:)`.
 struct TurboJPEGHandle {
     let raw: tjhandle
     private let pool: TurboJPEGHandlePool
@@ -72,8 +74,11 @@ struct TurboJPEGHandle {
         self.pool = .compressors
     }
 
-    /// Gives the instance back for reuse (TurboJPEG resets its state at the next call).
-    func destroy() { pool.give(raw) }
+    /// Gives the instance back for reuse after a call that succeeded; destroys it after a failure
+    /// (libjpeg's state after an error is not trusted: reusing it broke the next decode).
+    func release(reusable: Bool) {
+        if reusable { pool.give(raw) } else { tjDestroy(raw) }
+    }
 
     /// The frame size from the JPEG header.
     func readHeader(_ data: [UInt8]) throws(ImageCodecError) -> (width: Int, height: Int) {

@@ -29,10 +29,11 @@ public struct JPEGEncoder: Sendable, Equatable {
         }
         let pixels = image.isOpaque ? image.pixels : image.flattened(over: background).pixels
         let handle = try TurboJPEGHandle(compressing: ())
-        defer { handle.destroy() }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
-        let code = pixels.withUnsafeBufferPointer { input in
+        var code: Int32 = -1
+        defer { handle.release(reusable: code == 0) }
+        code = pixels.withUnsafeBufferPointer { input in
             // TJPF_RGBX: the fourth byte (alpha, now 255 or ignored) is skipped without a copy.
             tjCompress2(handle.raw, input.baseAddress, Int32(image.width), Int32(image.bytesPerRow),
                         Int32(image.height), Int32(TJPF_RGBX.rawValue), &output, &size,

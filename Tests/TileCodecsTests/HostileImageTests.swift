@@ -52,6 +52,19 @@ struct HostileImageTests {
         }
     }
 
+    /// TurboJPEG instances are reused: a failed call must not spoil the next good one.
+    @Test func aGoodJPEGDecodesAfterEveryKindOfFailure() throws {
+        var damaged = Self.jpeg
+        for index in 4..<40 { damaged[index] = 0x00 }
+        for bad in [damaged, Array(Self.jpeg.prefix(200)), [0xFF, 0xD8, 0xFF, 0xFF, 0x00]] {
+            for _ in 0..<3 {
+                #expect(throws: ImageCodecError.self) { try ImageDecoder.decode(bad) }
+                #expect(try ImageDecoder.decode(Self.jpeg).width == 64)
+                #expect(try ImageDecoder.decode(try JPEGEncoder().encode(CodecFixture.gradient(width: 8, height: 8))).width == 8)
+            }
+        }
+    }
+
     /// JPEG frames store 16-bit sides (ITU T.81 §B.2.2): 65000×65000 is the largest honest claim.
     @Test func hugeJPEGClaimIsRefusedBeforeDecoding() throws {
         var bytes = Self.jpeg
