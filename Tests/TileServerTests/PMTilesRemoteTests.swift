@@ -112,10 +112,18 @@ import TilePNG
         let live = try LiveServer(responder: files)
         let url = "http://127.0.0.1:\(live.port)/archive.pmtiles"
         let provider = PMTilesRemoteTileProvider(url: url, logger: Fixtures.logger)
-        await #expect(throws: TileProviderError.notPMTiles(path: url, reason: "no \"PMTiles\" magic number")) {
+        await #expect(throws: TileProviderError.upstream(url: url, reason: "not a PMTiles v3 archive: no \"PMTiles\" magic number")) {
             try await tile(provider, 0, 0, 0)
         }
         #expect(provider.header == nil)
+        let service = try Fixtures.service(extraYAML: """
+          - name: remote
+            source: {type: pmtiles, url: "\(url)"}
+        """, folder: folder)
+        let answer = try await service.get("/remote/0/0/0.png")
+        #expect(answer.status == .badGateway)
+        let text = String(decoding: answer.body, as: UTF8.self)
+        #expect(text.contains("not a PMTiles v3 archive") && text.contains(url), "\(text)")
         await live.stop()
     }
 }

@@ -103,7 +103,8 @@ public final class PMTilesRemoteTileProvider: AsyncTileProvider {
             }
             snapshot = Snapshot(etag: etag, header: header, root: try PMTilesDirectory(decoding: try header.decompressInternal(raw)))
         } catch let error as PMTilesFormatError {
-            throw Stop.failed(.notPMTiles(path: url, reason: error.reason))
+            // The upstream gave something that is not an archive: a bad gateway (502), not our fault (500).
+            throw Stop.failed(.upstream(url: url, reason: "not a PMTiles v3 archive: \(error.reason)"))
         }
         state.withLock { $0 = snapshot }
         return snapshot
