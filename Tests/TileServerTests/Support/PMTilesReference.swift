@@ -22,7 +22,8 @@ enum PMTilesReference {
 
     /// The reference reader's view of an archive we wrote: its header and metadata as JSON
     /// (stdout), and every tile it finds written to `dump`/z/x/y. Throws when it cannot read it.
-    static func read(_ archive: String, dumpingTilesTo dump: String) throws -> [String: Any] {
+    /// `zooms`: only tiles of these zooms are written out (all are read and counted).
+    static func read(_ archive: String, dumpingTilesTo dump: String, zooms: [Int]? = nil) throws -> [String: Any] {
         let script = """
             import json, os, sys
             from pmtiles.reader import MmapSource, Reader, all_tiles
@@ -31,17 +32,20 @@ enum PMTilesReference {
                 reader = Reader(source)
                 header = reader.header()
                 count = 0
+                zooms = None if sys.argv[3] == "all" else {int(z) for z in sys.argv[3].split(",")}
                 for (z, x, y), data in all_tiles(source):
+                    count += 1
+                    if zooms is not None and z not in zooms:
+                        continue
                     os.makedirs(f"{sys.argv[2]}/{z}/{x}", exist_ok=True)
                     with open(f"{sys.argv[2]}/{z}/{x}/{y}", "wb") as out:
                         out.write(data)
-                    count += 1
                 result = {k: (v.value if hasattr(v, "value") else v) for k, v in header.items()}
                 result["metadata"] = reader.metadata()
                 result["tiles_read"] = count
                 print(json.dumps(result))
             """
-        let result = try run(["-c", script, archive, dump])
+        let result = try run(["-c", script, archive, dump, zooms.map { $0.map(String.init).joined(separator: ",") } ?? "all"])
         guard result.status == 0,
               let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] else {
             throw Unavailable(description: "the pmtiles package could not read \(archive): \(result.output)")
