@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import TileCodecs
 
@@ -8,9 +9,19 @@ enum Pillow {
         let description: String
     }
 
-    /// Runs `python3 -c script args…`; throws with its stderr when it exits non-zero.
+    /// Runs `python3 -c script args…` on a Dispatch thread (waiting for a process must not hold
+    /// a Swift-concurrency thread: the other suites share those); throws with its stderr when
+    /// it exits non-zero.
     @discardableResult
-    static func run(_ script: String, _ arguments: [String]) throws -> String {
+    static func run(_ script: String, _ arguments: [String]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(script, arguments) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ script: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "from PIL import Image\n" + script] + arguments
@@ -37,9 +48,9 @@ enum Pillow {
     }
 
     /// Pillow's decode of an image file as RGBA8 bytes, with its size.
-    static func decodeRGBA(_ file: URL, scratch: URL) throws -> RGBAImage {
+    static func decodeRGBA(_ file: URL, scratch: URL) async throws -> RGBAImage {
         let raw = scratch.appendingPathComponent("pillow-\(UUID().uuidString).rgba")
-        let size = try run("""
+        let size = try await run("""
             import sys
             image = Image.open(sys.argv[1]); image.load()
             open(sys.argv[2], "wb").write(image.convert("RGBA").tobytes())

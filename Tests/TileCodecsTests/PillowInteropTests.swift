@@ -14,14 +14,14 @@ struct PillowInteropTests {
         ("lossy.webp", "image.save(out, 'WEBP', quality=90)", 2.5),
         ("lossless.webp", "image.save(out, 'WEBP', lossless=True)", 0.0),
     ])
-    func decodesPillowFiles(name: String, save: String, sourceBound: Double) throws {
+    func decodesPillowFiles(name: String, save: String, sourceBound: Double) async throws {
         let folder = try Pillow.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = CodecFixture.gradient()
         let raw = folder.appendingPathComponent("source.rgba")
         let file = folder.appendingPathComponent(name)
         try CodecFixture.writeRaw(source, to: raw)
-        try Pillow.run("""
+        try await Pillow.run("""
             import sys
             image = Image.frombytes('RGBA', (256, 256), open(sys.argv[1], 'rb').read())
             out = sys.argv[2]
@@ -29,7 +29,7 @@ struct PillowInteropTests {
             """, [raw.path, file.path])
         let bytes = [UInt8](try Data(contentsOf: file))
         let ours = try ImageDecoder.decode(bytes)
-        let theirs = try Pillow.decodeRGBA(file, scratch: folder)
+        let theirs = try await Pillow.decodeRGBA(file, scratch: folder)
         #expect(ours.width == 256 && ours.height == 256)
         let versusPillow = CodecFixture.error(ours, theirs, alpha: true)
         #expect(versusPillow.max <= 2, "\(name): differs from Pillow's decode by up to \(versusPillow.max)")
@@ -47,15 +47,15 @@ struct PillowInteropTests {
         (.webp(WebPEncoder(lossless: true)), "WEBP", 0.0),
         (.png(PNGEncoder()), "PNG", 0.0),
     ])
-    func pillowDecodesOurFiles(encoder: ImageEncoder, pillowFormat: String, bound: Double) throws {
+    func pillowDecodesOurFiles(encoder: ImageEncoder, pillowFormat: String, bound: Double) async throws {
         let folder = try Pillow.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = CodecFixture.gradient(width: 256, height: 192)
         let file = folder.appendingPathComponent("ours.\(encoder.format)")
         try Data(try encoder.encode(source)).write(to: file)
-        let format = try Pillow.run("import sys\nprint(Image.open(sys.argv[1]).format)", [file.path])
+        let format = try await Pillow.run("import sys\nprint(Image.open(sys.argv[1]).format)", [file.path])
         #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == pillowFormat)
-        let theirs = try Pillow.decodeRGBA(file, scratch: folder)
+        let theirs = try await Pillow.decodeRGBA(file, scratch: folder)
         #expect(theirs.width == 256 && theirs.height == 192)
         let error = CodecFixture.error(source, theirs, alpha: true)
         #expect(error.mean <= bound, "\(encoder.format): mean error \(error.mean)")

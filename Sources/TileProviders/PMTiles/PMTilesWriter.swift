@@ -28,10 +28,18 @@ public final class PMTilesWriter {
     private var byHash: [Int: [Int]] = [:]
     private var metadata: [(String, String)] = []
     private var finished = false
+    /// Largest root directory before leaves are made (less than the spec's 16 KiB only in tests).
+    private let maxRootBytes: Int
 
     /// Creates the scratch file; `path` itself is untouched until `finish()`.
-    public init(path: String) throws(TileProviderError) {
+    public convenience init(path: String) throws(TileProviderError) {
+        try self.init(path: path, maxRootBytes: PMTilesDirectoryLayout.maxRootBytes)
+    }
+
+    /// A writer whose root directory stays under `maxRootBytes` (tests force leaves with it).
+    init(path: String, maxRootBytes: Int) throws(TileProviderError) {
         self.path = path
+        self.maxRootBytes = maxRootBytes
         scratch = try PMTilesScratchFile(path: "\(path).\(getpid()).\(UInt64.random(in: 0 ... .max)).tiles.tmp")
     }
 
@@ -73,7 +81,7 @@ public final class PMTilesWriter {
         defer { scratch.remove() }
         guard !tiles.isEmpty else { throw .invalidConfiguration("no tiles to write to \(path)") }
         let plan = PMTilesArchivePlan(tiles: tiles, contents: contents)
-        let layout = PMTilesDirectoryLayout(entries: plan.entries)
+        let layout = PMTilesDirectoryLayout(entries: plan.entries, maxRootBytes: maxRootBytes)
         let json = Deflate.gzip(Array(PMTilesWriter.json(metadata, defaultName: (path as NSString).lastPathComponent).utf8))
         let header = PMTilesHeader.encoded(plan.headerFields(metadata: metadata, root: layout.root.count,
                                                              json: json.count, leaves: layout.leaves.count,

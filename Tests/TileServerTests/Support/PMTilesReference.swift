@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -23,7 +24,27 @@ enum PMTilesReference {
     /// The reference reader's view of an archive we wrote: its header and metadata as JSON
     /// (stdout), and every tile it finds written to `dump`/z/x/y. Throws when it cannot read it.
     /// `zooms`: only tiles of these zooms are written out (all are read and counted).
-    static func read(_ archive: String, dumpingTilesTo dump: String, zooms: [Int]? = nil) throws -> [String: Any] {
+    static func read(_ archive: String, dumpingTilesTo dump: String, zooms: [Int]? = nil) async throws -> [String: Any] {
+        let output = try await offPool { try readBlocking(archive, dumpingTilesTo: dump, zooms: zooms) }
+        guard let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] else {
+            throw Unavailable(description: "the pmtiles package's answer is not a JSON object: \(output)")
+        }
+        return object
+    }
+
+    /// `writeWorld` on a Dispatch thread, for async tests: waiting for python must not hold a
+    /// Swift-concurrency thread (the other suites share those).
+    static func writingWorld(to out: String, maxRootBytes: Int? = nil) async throws {
+        try await offPool { try writeWorld(to: out, maxRootBytes: maxRootBytes) }
+    }
+
+    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    private static func readBlocking(_ archive: String, dumpingTilesTo dump: String, zooms: [Int]?) throws -> String {
         let script = """
             import json, os, sys
             from pmtiles.reader import MmapSource, Reader, all_tiles
@@ -46,11 +67,10 @@ enum PMTilesReference {
                 print(json.dumps(result))
             """
         let result = try run(["-c", script, archive, dump, zooms.map { $0.map(String.init).joined(separator: ",") } ?? "all"])
-        guard result.status == 0,
-              let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] else {
+        guard result.status == 0 else {
             throw Unavailable(description: "the pmtiles package could not read \(archive): \(result.output)")
         }
-        return object
+        return result.output
     }
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
