@@ -3,7 +3,8 @@ import Testing
 import TileCodecs
 
 /// Pillow (an independent libjpeg/libwebp user) writes files we decode, and decodes files we write.
-@Suite("Interoperability with Pillow", .timeLimit(.minutes(2)))
+/// Serialized: one python process at a time, so the suite does not crowd out timing-sensitive suites.
+@Suite("Interoperability with Pillow", .serialized, .timeLimit(.minutes(2)))
 struct PillowInteropTests {
     /// Pillow encodes our gradient in several flavours; we decode each and compare with both the
     /// source pixels and Pillow's own decode of the same file.

@@ -8,7 +8,7 @@ import TilePNG
 
 /// `{type: pmtiles, url: …}`: an archive written by the reference `pmtiles` package, served by a
 /// second real HTTP server of ours with Range, ETag and If-Match (`RangeFileServer`).
-@Suite(.timeLimit(.minutes(2))) struct PMTilesRemoteTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct PMTilesRemoteTests {
     let folder = TemporaryFolder()
 
     /// The reference archive of the world pyramid (leaf directories forced) behind a live server.

@@ -7,7 +7,7 @@ import TileGeometry
 
 /// `seed --to out.pmtiles` and `PMTilesWriter`: the reference `pmtiles` Python package reads what
 /// we write (every tile byte for byte, header fields), and our own reader serves it.
-@Suite(.timeLimit(.minutes(3))) struct PMTilesWriterTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct PMTilesWriterTests {
     let folder = TemporaryFolder()
 
     @Test func seedToPMTilesIsReadByTheReferenceReaderAndOurs() async throws {
