@@ -6,9 +6,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tilelayer", targets: ["tilelayer"]),
-        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCache"]),
+        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache"]),
         // The codec alone, for Benchmarks/ (so it builds without the server's dependencies).
         .library(name: "TilePNG", targets: ["TilePNG"]),
+        // PNG, JPEG and WebP codecs, for Benchmarks/.
+        .library(name: "TileCodecs", targets: ["TileCodecs"]),
         // HTTP/1.1 alone (its request parser, and the request/response types of TileService), for Benchmarks/.
         .library(name: "TileHTTP", targets: ["TileHTTP"]),
     ],
@@ -42,10 +44,15 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // zlib's inflate, for PMTiles' gzip-compressed directories and metadata (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev) and libwebp (Debian: libwebp-dev).
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // libpng's setjmp/longjmp error handling, kept inside C.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
         // PNG codec and RGBA8 image operations.
         .target(name: "TilePNG", dependencies: ["CPNGCodec"]),
+        // PNG, JPEG and WebP decode/encode to and from TilePNG's RGBAImage, one entry point each way.
+        .target(name: "TileCodecs", dependencies: ["TilePNG", "CTurboJPEG", "CWebP"]),
         // Generic byte-bounded cache, no HTTP.
         .target(name: "TileCache"),
         // Tile provider protocols and the sources.
@@ -87,6 +94,7 @@ let package = Package(
         .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
         .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets"]),
         .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
+        .testTarget(name: "TileCodecsTests", dependencies: ["TileCodecs"]),
         .testTarget(name: "TileCacheTests", dependencies: ["TileCache"]),
         .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG"]),
         .testTarget(

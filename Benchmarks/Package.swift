@@ -9,6 +9,9 @@
 //   swift build -c release --package-path Benchmarks --product imaging-bench
 //   scripts/bench-imaging.sh       (side by side with Pillow)
 //
+// codec-bench (Sources/): JPEG and WebP decode and encode of 256 px tiles per second with
+// TileCodecs, side by side with Pillow (scripts/bench-imaging.sh, FORMATS=jpeg,webp).
+//
 // Micro benchmarks (Benchmarks/<Name>/, package-benchmark's layout, run by its plugin):
 // HTTPParsing (TileHTTP's request parser), Imaging (TilePNG), Service (router, ETag hash, a whole
 // hot tile request and a static view through TileService).
@@ -50,6 +53,11 @@ let package = Package(
         .executableTarget(
             name: "imaging-bench",
             dependencies: [.product(name: "TilePNG", package: mainPackageIdentity)]
+        ),
+        // JPEG and WebP decode/encode side by side with Pillow (scripts/bench-imaging.sh).
+        .executableTarget(
+            name: "codec-bench",
+            dependencies: [.product(name: "TileCodecs", package: mainPackageIdentity)]
         ),
         // What the suites share: where the repository's tiles are, a browser's request, the metrics.
         .target(name: "BenchmarkFixtures", dependencies: [.product(name: "Benchmark", package: "benchmark")]),

@@ -8,7 +8,7 @@ import TileServer
 struct SeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
-        abstract: "Pre-fill a layer's disk cache (cache.disk), or write an MBTiles file with --to.",
+        abstract: "Pre-fill a layer's disk cache (cache.disk), or write an MBTiles or PMTiles file with --to.",
         discussion: """
             Tiles are made in this process through the layer's pipeline (source, @2x rendering, caches); no server \
             is needed. Without --to they fill the layer's disk tier (cache.disk), which a server started later (or \
@@ -33,7 +33,7 @@ struct SeedCommand: ParsableCommand {
     var retina = false
     @Option(help: "Tiles made at the same time.")
     var concurrency = 4
-    @Option(help: "Write the tiles to this MBTiles 1.3 file instead of (and besides) the caches.")
+    @Option(help: "Write the tiles to this file instead of (and besides) the caches: PMTiles v3 when it ends in .pmtiles, else MBTiles 1.3.")
     var to: String?
     @Option(help: "Refuse to seed more tiles than this unless --force.")
     var maxTiles = 100_000
@@ -68,9 +68,9 @@ struct SeedCommand: ParsableCommand {
                                   + "narrow --zoom or --bbox, raise --max-tiles, or pass --force")
         }
         let service = TileService(state: state, logger: logger)
-        var sink: MBTilesSink?
+        var sink: TileArchiveSink?
         if let to {
-            let created = try MBTilesSink(path: to)
+            let created = try TileArchiveSink(path: to)
             try await created.setMetadata(metadata(layer: layer, plan: plan))
             sink = created
         }

@@ -10,7 +10,7 @@ struct Seeder {
     let plan: SeedPlan
     var concurrency = 4
     /// Where tiles go besides the caches (`--to`); nil: the cache tiers only.
-    var sink: MBTilesSink?
+    var sink: TileArchiveSink?
     /// Progress output (nil: none).
     var progress: SeedProgress?
     /// Failures reported one by one before they are only counted.

@@ -91,12 +91,7 @@ final class PMTilesArchive: Sendable {
     private static func section(
         _ fd: Int32, _ section: PMTilesHeader.Section, _ header: PMTilesHeader
     ) throws(PMTilesFormatError) -> [UInt8] {
-        let raw = try read(fd, offset: section.offset, length: section.length)
-        switch header.internalCompression {
-        case .none: return raw
-        case .gzip: return try Inflate.gunzip(raw)
-        case let other: throw PMTilesFormatError("internal compression \(other) is not supported (gzip or none)")
-        }
+        try header.decompressInternal(try read(fd, offset: section.offset, length: section.length))
     }
 
     /// Exactly `length` bytes at `offset`; fewer means the file is truncated.

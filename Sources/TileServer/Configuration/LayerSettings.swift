@@ -18,6 +18,8 @@ public enum SourceSettings: Sendable, Equatable {
     case mbtiles(path: String)
     /// A local PMTiles v3 archive.
     case pmtiles(path: String)
+    /// A PMTiles v3 archive over HTTP(S), read with Range requests.
+    case remotePMTiles(url: String)
     /// The URL-constructor resolver: a `file://` or `http(s)://` template.
     case url(URLSourceSettings)
     /// Generated tiles showing their coordinates.

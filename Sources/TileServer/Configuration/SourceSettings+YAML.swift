@@ -20,6 +20,13 @@ extension SourceSettings {
                 throw (keys["template"] ?? node).error(error.description)
             }
             self = .directory(path: path, template: template)
+        case "pmtiles" where mapping["url"] != nil:
+            let keys = try node.mapping(allowed: ["type", "url"])
+            let url = try keys["url"]!.string()
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw keys["url"]!.error("a PMTiles url must start with http:// or https:// (for a local file use path:)")
+            }
+            self = .remotePMTiles(url: url)
         case "mbtiles", "pmtiles":
             let keys = try node.mapping(allowed: ["type", "path"])
             let path = try Self.existingPath(keys["path"], in: node, baseFolder: baseFolder, folder: false)

@@ -102,6 +102,7 @@ public final class Layer: Sendable {
     static func sourceChanges(_ source: SourceSettings, members: [Layer]) -> Bool {
         switch source {
         case .url(let url): return !url.isLocal
+        case .remotePMTiles: return true  // the archive may be replaced (ETag → 412 → re-read)
         case .composite: return members.contains { $0.memoryLifetime != nil }
         default: return false
         }

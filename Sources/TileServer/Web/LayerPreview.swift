@@ -82,6 +82,7 @@ struct LayerPreview: Sendable {
         case .directory: return "directory"
         case .mbtiles: return "MBTiles"
         case .pmtiles: return "PMTiles"
+        case .remotePMTiles: return "PMTiles · remote"
         case .url(let settings): return settings.isLocal ? "URL template · files" : "URL template · upstream"
         case .debug: return "generated (debug)"
         case .composite(let members):

@@ -2,15 +2,16 @@ import Dispatch
 import TileGeometry
 import TileProviders
 
-/// `seed --to`: an `MBTilesWriter` driven from async code. SQLite runs on a private serial
-/// queue, never on the Swift-concurrency pool; all access to `writer` happens on `queue`.
-final class MBTilesSink: @unchecked Sendable {
-    private let writer: MBTilesWriter
-    private let queue = DispatchQueue(label: "tilelayer.seed.mbtiles")
+/// `seed --to`: a `TileArchiveWriter` (MBTiles, or PMTiles for a `.pmtiles` path) driven from
+/// async code. SQLite and file writes run on a private serial queue, never on the
+/// Swift-concurrency pool; all access to `writer` happens on `queue`.
+final class TileArchiveSink: @unchecked Sendable {
+    private let writer: any TileArchiveWriter
+    private let queue = DispatchQueue(label: "tilelayer.seed.archive")
 
     /// A new file at `path` (written beside it, renamed into place by `finish`).
     init(path: String) throws(TileProviderError) {
-        writer = try MBTilesWriter(path: path)
+        writer = try makeTileArchiveWriter(path: path)
     }
 
     /// Sets metadata rows.
@@ -33,7 +34,7 @@ final class MBTilesSink: @unchecked Sendable {
         try? await run { writer in writer.cancel() }
     }
 
-    private func run(_ body: @escaping @Sendable (MBTilesWriter) throws -> Void) async throws {
+    private func run(_ body: @escaping @Sendable (any TileArchiveWriter) throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async { [self] in
                 do {

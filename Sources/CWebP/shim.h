@@ -1,0 +1,3 @@
+// libwebp's simple decode/encode API (WebPGetInfo, WebPDecodeRGBAInto, WebPEncode*).
+#include <webp/decode.h>
+#include <webp/encode.h>
