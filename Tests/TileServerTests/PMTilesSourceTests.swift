@@ -105,18 +105,25 @@ import TileHTTP
         }
     }
 
-    @Test("A tile type other than PNG is a start-up error: PNG only for now")
-    func notPNG() throws {
+    @Test("Tile type avif is a start-up error naming the archive; a webp header over PNG bytes answers 502")
+    func tileTypes() async throws {
         let archive = folder.path + "/world.pmtiles"
         try PMTilesReference.writeWorld(to: archive)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: archive)))
-        bytes[99] = PMTilesTileType.webp.rawValue
+        bytes[99] = PMTilesTileType.avif.rawValue
         try Data(bytes).write(to: URL(fileURLWithPath: archive))
         #expect {
             _ = try service(archive)
         } throws: { error in
-            "\(error)".contains("tile type webp is not served yet; PNG only") && "\(error)".contains(archive)
+            "\(error)".contains("tile type avif is not served") && "\(error)".contains(archive)
         }
+        bytes[99] = PMTilesTileType.webp.rawValue
+        try Data(bytes).write(to: URL(fileURLWithPath: archive))
+        let service = try service(archive)
+        #expect(try await service.get("/pm/0/0/0.png").status == .notFound)
+        let response = try await service.get("/pm/0/0/0.webp")
+        #expect(response.status == .badGateway)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("0/0/0 is not a WebP"))
     }
 
     @Test("A file replaced on disk is picked up")

@@ -1,10 +1,15 @@
 import TileHTTP
 import TileProviders
 
-/// A tile ready to send: the PNG bytes, their content-hash ETag and the source's mtime.
+/// A tile ready to send: its bytes as stored, their content-hash ETag and the source's mtime.
 public struct ServedTile: Sendable {
-    /// PNG bytes.
+    /// The tile as stored (in the layer's format; a vector tile maybe gzip-compressed).
     public let body: [UInt8]
+    /// A gzip-compressed `body` decompressed (made once, here, for clients that do not take
+    /// gzip); nil when `body` is not gzip, or does not decompress (`isCorruptGzip`).
+    public let identityBody: [UInt8]?
+    /// The upstream's caching headers, passed on instead of the layer's (`cacheControl: upstream`).
+    public let upstreamCaching: UpstreamCaching?
     /// Strong ETag (XXH64 of `body`).
     public let etag: String
     /// Seconds since 1970, where the source knows it.
@@ -28,9 +33,21 @@ public struct ServedTile: Sendable {
     /// Its 200 answer, encoded on first use and shared by every copy of this value.
     let preparedAnswer = PreparedTileAnswer()
 
-    /// A tile; the ETag is computed once, here.
-    public init(body: [UInt8], lastModified: Int?) {
+    /// Whether `body` is gzip-compressed (a stored vector tile), to be sent as stored with
+    /// `Content-Encoding: gzip` or decompressed, as the client accepts.
+    public var isGzip: Bool { TileFormat.isGzip(body) }
+    /// Whether `body` looks gzip-compressed but does not decompress.
+    var isCorruptGzip: Bool { isGzip && identityBody == nil }
+
+    /// The ETag of `identityBody`: the stored one with a suffix (RFC 9110 §8.8.3: each
+    /// representation its own strong validator).
+    var identityETag: String { String(etag.dropLast()) + "-identity\"" }
+
+    /// A tile; the ETag (and a gzip body's decompressed copy) are made once, here.
+    public init(body: [UInt8], lastModified: Int?, upstreamCaching: UpstreamCaching? = nil) {
         self.body = body
+        self.identityBody = TileFormat.isGzip(body) ? try? Gzip.decompress(body) : nil
+        self.upstreamCaching = upstreamCaching
         self.etag = ContentHash.etag(of: body)
         self.lastModified = lastModified
         self.lastModifiedText = lastModified.map { HTTPDate.format(secondsSince1970: $0) }
@@ -50,7 +67,7 @@ public enum TileOutcome: Sendable {
     /// Bytes the outcome costs in the cache (the body plus bookkeeping).
     var cost: Int {
         switch self {
-        case .tile(let tile): return tile.body.count + Self.entryOverhead
+        case .tile(let tile): return tile.body.count + (tile.identityBody?.count ?? 0) + Self.entryOverhead
         case .noTile, .unavailable: return Self.entryOverhead
         }
     }
