@@ -119,9 +119,9 @@ import TileHTTP
         }
         bytes[99] = PMTilesTileType.webp.rawValue
         try Data(bytes).write(to: URL(fileURLWithPath: archive))
-        let service = try service(archive)
-        #expect(try await service.get("/pm/0/0/0.png").status == .notFound)
-        let response = try await service.get("/pm/0/0/0.webp")
+        let served = try service(archive)
+        #expect(try await served.get("/pm/0/0/0.png").status == .notFound)
+        let response = try await served.get("/pm/0/0/0.webp")
         #expect(response.status == .badGateway)
         #expect(String(decoding: response.body, as: UTF8.self).contains("0/0/0 is not a WebP"))
     }

@@ -40,12 +40,17 @@ extension LayerBuilder {
         }
     }
 
-    /// The format a PMTiles header states; a type or tile compression tilelayer does not serve
-    /// is an error naming the archive.
-    func pmtilesFormat(_ header: PMTilesHeader, path: String) throws(ConfigurationError) -> SourceFormat? {
+    /// The format a PMTiles header states (for tile type "unknown", as converters from MBTiles
+    /// write for `jpg`, the JSON metadata's `format`); a type or tile compression tilelayer does
+    /// not serve is an error naming the archive.
+    func pmtilesFormat(_ header: PMTilesHeader, metadata: [String: String], path: String) throws(ConfigurationError) -> SourceFormat? {
         let format: TileFormat
+        var origin = "the PMTiles header of \(path)"
         switch header.tileType {
-        case .unknown: return nil
+        case .unknown:
+            guard let named = metadata["format"].flatMap({ TileFormat(name: $0) }) else { return nil }
+            format = named
+            origin = "the PMTiles metadata format of \(path)"
         case .png: format = .png
         case .jpeg: format = .jpg
         case .webp: format = .webp
@@ -59,6 +64,6 @@ extension LayerBuilder {
             throw error("source", "\(path): tile compression \(header.tileCompression) of \(format) tiles is not served "
                         + "(tiles go out as stored: none, or gzip for vector tiles)")
         }
-        return SourceFormat(format, from: "the PMTiles header of \(path)")
+        return SourceFormat(format, from: origin)
     }
 }

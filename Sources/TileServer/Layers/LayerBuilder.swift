@@ -40,7 +40,7 @@ struct LayerBuilder {
                 known = provider.metadata.tileFormat.map { SourceFormat($0, from: "the format metadata of \(path)") }
             case .pmtiles(let path):
                 let provider = try PMTilesTileProvider(path: path)
-                known = try pmtilesFormat(provider.header, path: path)
+                known = try pmtilesFormat(provider.header, metadata: provider.metadata.values, path: path)
                 source = .sync(provider)
                 settings.fill(from: provider.metadata)
             case .url(let url):
