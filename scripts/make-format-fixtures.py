@@ -7,6 +7,7 @@
   vector.pmtiles  the reference `pmtiles` package's converter from vector.mbtiles (MVT, gzip)
   jpeg.pmtiles    the same from jpeg.mbtiles (JPEG)
   dump/NAME/Z_X_Y every tile of each .pmtiles as the reference reader reads it
+  webp/0/0/0.webp a WebP tile Pillow encodes (a directory source of WebP tiles)
 
 usage: make-format-fixtures.py OUTDIR
 A missing tool or package is an error (exit 1), never a skip.
@@ -51,6 +52,8 @@ def main():
         for x in range(512):
             pixels[x, y] = (x // 2, y, (x + y) % 256)
     image.save(os.path.join(out, "world.png"))
+    os.makedirs(os.path.join(out, "webp", "0", "0"), exist_ok=True)
+    image.resize((256, 256)).save(os.path.join(out, "webp", "0", "0", "0.webp"), "WEBP", quality=80)
     tif = os.path.join(out, "world.tif")
     run("gdal_translate", "-q", "-a_srs", "EPSG:4326", "-a_ullr", "-180", "85", "180", "-85", os.path.join(out, "world.png"), tif)
     jpeg = os.path.join(out, "jpeg.mbtiles")

@@ -21,6 +21,8 @@ import TileHTTP
                 source: {type: pmtiles, path: \(files)/vector.pmtiles}
               - name: pmsat
                 source: {type: pmtiles, path: \(files)/jpeg.pmtiles}
+              - name: photo
+                source: {type: directory, path: \(files)/webp, template: "{z}/{x}/{y}.webp"}
             """, folder: folder)
         return (service, files)
     }
@@ -123,6 +125,26 @@ import TileHTTP
         let tileJSON = try #require(try JSONSerialization.jsonObject(with: Data(document.body)) as? [String: Any])
         #expect(tileJSON["format"] as? String == "jpg" && tileJSON["vector_layers"] == nil)
         #expect((tileJSON["tiles"] as? [String])?.first?.hasSuffix("/sat/{z}/{x}/{y}.jpg") == true)
+    }
+
+    @Test("Pillow's WebP tile from a directory: byte for byte, image/webp, sent from its file or the cache alike")
+    func pillowWebP() async throws {
+        let (service, files) = try service()
+        let stored = Array(try Data(contentsOf: URL(fileURLWithPath: files + "/webp/0/0/0.webp")))
+        #expect(TileFormat.webp.matches(stored))
+        for _ in 0 ..< 2 {
+            let response = try await service.answerAsSent("/photo/0/0/0.webp")
+            #expect(response.status == .ok && response.headers[.contentType] == "image/webp")
+            #expect(Bool((response.body.isEmpty ? try readFile(response) : response.body) == stored))
+        }
+        #expect(try await service.get("/photo/0/0/0.png").status == .notFound)
+    }
+
+    private func readFile(_ response: HTTPResponse) throws -> [UInt8] {
+        guard let file = response.file else { return [] }
+        var bytes = [UInt8](repeating: 0, count: file.count)
+        #expect(pread(file.descriptor, &bytes, file.count, 0) == file.count)
+        return bytes
     }
 
     @Test("The reference pmtiles converter's archives (MVT gzip, JPEG): every tile byte for byte as its reader reads it")

@@ -23,8 +23,9 @@ enum TileJSON {
         if let description = settings.description { members.append(("description", .string(description))) }
         // TileJSON 3.0.0 §3.17: required for vector tiles; from the MBTiles `json` / PMTiles metadata.
         if layer.format == .pbf {
-            let layers = settings.vectorLayers.flatMap { JSONValue(parsing: $0) }
-            if case .array = layers { members.append(("vector_layers", layers!)) } else { members.append(("vector_layers", .array([]))) }
+            var layers: [JSONValue] = []
+            if case .array(let listed)? = settings.vectorLayers.flatMap({ JSONValue(parsing: $0) }) { layers = listed }
+            members.append(("vector_layers", .array(layers)))
         }
         return .object(members)
     }

@@ -163,9 +163,11 @@ extension TileService {
             addCORS(to: &headers, for: request)
             return HTTPResponse(status: .noContent, headers: headers)
         case .transparent:
-            // SPEC: an empty vector tile may be a 204; raster formats without a codec are refused at start-up.
-            guard layer.format == .png else { return noTileAnswer(request, layer: layer, scale: scale, as: .noContent) }
-            return tileAnswer(request, TransparentTile.served(scale: scale), layer: layer)
+            // SPEC: an empty vector tile may be a 204 (raster formats without a codec are refused at start-up).
+            guard let tile = TransparentTile.served(scale: scale, format: layer.format) else {
+                return noTileAnswer(request, layer: layer, scale: scale, as: .noContent)
+            }
+            return tileAnswer(request, tile, layer: layer)
         }
     }
 }
