@@ -113,11 +113,12 @@ extension TileService {
     private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, cors: CORSPolicy) -> HTTPResponse {
         var representation = TileRepresentation(etag: tile.etag, body: tile.body, contentEncoding: nil, varies: tile.isGzip)
         if tile.isGzip {
-            if HTTPAcceptEncoding.accepts("gzip", in: request.headers.values(.acceptEncoding)) {
-                representation.contentEncoding = "gzip"
-            } else if let identity = tile.identityBody {
+            // A copy that does not decompress (only a disk-tier one can be: fills are checked) goes out as stored.
+            if let identity = tile.identityBody, !HTTPAcceptEncoding.accepts("gzip", in: request.headers.values(.acceptEncoding)) {
                 representation.etag = tile.identityETag
                 representation.body = identity
+            } else {
+                representation.contentEncoding = "gzip"
             }
         }
         var response = tileHead(request, etag: representation.etag, lastModified: tile.lastModified,
