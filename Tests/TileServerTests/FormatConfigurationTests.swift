@@ -129,6 +129,9 @@ import TileHTTP
             #expect(good.status == .ok && good.headers[.contentType] == "image/jpeg")
             let raw = try await service.get("/vec/1/0/1.pbf", headers: [.acceptEncoding: "gzip"])
             #expect(raw.status == .ok && raw.body == [0x1A, 0x02, 0x78, 0x02] && raw.headers[.contentEncoding] == nil)
+            // A vector layer is never sent with sendfile (a stored tile may need decompressing).
+            #expect(try await service.answerAsSent("/vec/1/0/1.pbf").file == nil)
+            if !memory { #expect(good.file != nil, "a JPEG directory layer without a memory cache sends its files") }
         }
     }
 }

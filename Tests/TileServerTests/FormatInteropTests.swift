@@ -83,6 +83,11 @@ import TileHTTP
                 == .notModified)
         // The other representation's tag does not validate this one.
         #expect(try await service.get("/vector/0/0/0.pbf", headers: [.ifNoneMatch: gzipTag]).status == .ok)
+        // A memory hit answered on the event loop chooses the same way (nothing inflated there: made at the fill).
+        let onLoop = try #require(try service.answerOnLoop("/vector/0/0/0.pbf"))
+        #expect(Bool(onLoop.body == inflated) && onLoop.headers[.eTag] == plainTag)
+        let gzipOnLoop = try #require(try service.answerOnLoop("/vector/0/0/0.mvt", headers: [.acceptEncoding: "gzip"]))
+        #expect(Bool(gzipOnLoop.body == stored) && gzipOnLoop.headers[.contentEncoding] == "gzip")
     }
 
     @Test("A vector tile we serve decodes with mapbox-vector-tile: the GeoJSON's features and properties")
