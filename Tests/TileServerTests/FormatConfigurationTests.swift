@@ -22,14 +22,14 @@ import TileHTTP
     }
 
     @Test("A format that contradicts the source's is a configuration error naming both")
-    func contradictions() throws {
+    func contradictions() async throws {
         folder.write("sat/0/0/0.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0, 0])
         refused("""
               - name: sat
                 format: png
                 source: {type: directory, path: \(folder.path)/sat, template: "{z}/{x}/{y}.jpg"}
             """, saying: ["format png contradicts the path template \"{z}/{x}/{y}.jpg\", which says jpg", "layers[1].format"])
-        let files = try FormatFixtures.folder()
+        let files = try await FormatFixtures.folder()
         refused("""
               - name: vector
                 format: webp
@@ -55,8 +55,8 @@ import TileHTTP
     }
 
     @Test("What a format cannot do is refused at start-up: vector composite members, JPEG 512 px, transparent JPEG")
-    func refusedAtStartUp() throws {
-        let files = try FormatFixtures.folder()
+    func refusedAtStartUp() async throws {
+        let files = try await FormatFixtures.folder()
         refused("""
               - name: vector
                 source: {type: mbtiles, path: \(files)/vector.mbtiles}
@@ -83,7 +83,7 @@ import TileHTTP
 
     @Test("/static of a vector or JPEG layer is 400 naming why; a vector layer's transparent empty tile is 204")
     func staticAndEmptyTiles() async throws {
-        let files = try FormatFixtures.folder()
+        let files = try await FormatFixtures.folder()
         let service = try service("""
               - name: vector
                 emptyTile: transparent

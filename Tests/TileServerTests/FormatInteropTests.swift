@@ -10,8 +10,8 @@ import TileHTTP
 @Suite(.timeLimit(.minutes(3))) struct FormatInteropTests {
     let folder = TemporaryFolder()
 
-    func service() throws -> (TileService, String) {
-        let files = try FormatFixtures.folder()
+    func service() async throws -> (TileService, String) {
+        let files = try await FormatFixtures.folder()
         let service = try Fixtures.service(extraYAML: """
               - name: vector
                 source: {type: mbtiles, path: \(files)/vector.mbtiles}
@@ -31,11 +31,12 @@ import TileHTTP
 
     @Test("GDAL's vector MBTiles: every tile byte for byte as sqlite3 reads it, gzip as stored, vector_layers in TileJSON")
     func gdalVectorMBTiles() async throws {
-        let (service, files) = try service()
-        let tiles = try FormatFixtures.sqliteTiles(files + "/vector.mbtiles")
+        let (service, files) = try await service()
+        let tiles = try await FormatFixtures.sqliteTiles(files + "/vector.mbtiles")
         #expect(tiles.count >= 5)
-        for (z, x, y) in tiles {
-            let stored = try FormatFixtures.sqliteTile(files + "/vector.mbtiles", z: z, x: x, y: y)
+        for tile in tiles {
+            let (z, x, y) = (tile[0], tile[1], tile[2])
+            let stored = try await FormatFixtures.sqliteTile(files + "/vector.mbtiles", z: z, x: x, y: y)
             #expect(stored.starts(with: [0x1F, 0x8B]), "GDAL stores gzip tiles")
             let response = try await service.get("/vector/\(z)/\(x)/\(y).pbf", headers: Self.gzip)
             #expect(response.status == .ok, "\(z)/\(x)/\(y)")
@@ -59,8 +60,8 @@ import TileHTTP
 
     @Test("Without gzip in Accept-Encoding (absent, or q=0) the tile is decompressed, under its own ETag; 304 for each")
     func decompressedForClientsWithoutGzip() async throws {
-        let (service, files) = try service()
-        let stored = try FormatFixtures.sqliteTile(files + "/vector.mbtiles", z: 0, x: 0, y: 0)
+        let (service, files) = try await service()
+        let stored = try await FormatFixtures.sqliteTile(files + "/vector.mbtiles", z: 0, x: 0, y: 0)
         let inflated = try Gzip.decompress(stored)
         #expect(inflated.first == 0x1A)
         let compressed = try await service.get("/vector/0/0/0.pbf", headers: Self.gzip)
@@ -92,12 +93,12 @@ import TileHTTP
 
     @Test("A vector tile we serve decodes with mapbox-vector-tile: the GeoJSON's features and properties")
     func mapboxVectorTileDecodes() async throws {
-        let (service, _) = try service()
+        let (service, _) = try await service()
         for path in ["/vector/0/0/0.pbf", "/pmvector/0/0/0.pbf"] {
             let response = try await service.get(path)
             let tile = folder.path + "/tile.mvt"
             folder.write("tile.mvt", response.body)
-            let output = try FormatFixtures.python("""
+            let output = try await FormatFixtures.python("""
                 import json, sys, mapbox_vector_tile
                 data = open(sys.argv[1], "rb").read()
                 tile = mapbox_vector_tile.decode(data)
@@ -109,11 +110,12 @@ import TileHTTP
 
     @Test("GDAL's JPEG MBTiles: byte for byte, image/jpeg, .jpeg answers too, @2x and .png are 404")
     func gdalJPEGMBTiles() async throws {
-        let (service, files) = try service()
-        let tiles = try FormatFixtures.sqliteTiles(files + "/jpeg.mbtiles")
+        let (service, files) = try await service()
+        let tiles = try await FormatFixtures.sqliteTiles(files + "/jpeg.mbtiles")
         #expect(tiles.count == 5)
-        for (z, x, y) in tiles {
-            let stored = try FormatFixtures.sqliteTile(files + "/jpeg.mbtiles", z: z, x: x, y: y)
+        for tile in tiles {
+            let (z, x, y) = (tile[0], tile[1], tile[2])
+            let stored = try await FormatFixtures.sqliteTile(files + "/jpeg.mbtiles", z: z, x: x, y: y)
             for ext in ["jpg", "jpeg"] {
                 let response = try await service.get("/sat/\(z)/\(x)/\(y).\(ext)", headers: Self.gzip)
                 #expect(response.status == .ok, "\(z)/\(x)/\(y)")
@@ -134,7 +136,7 @@ import TileHTTP
 
     @Test("Pillow's WebP tile from a directory: byte for byte, image/webp, sent from its file or the cache alike")
     func pillowWebP() async throws {
-        let (service, files) = try service()
+        let (service, files) = try await service()
         let stored = Array(try Data(contentsOf: URL(fileURLWithPath: files + "/webp/0/0/0.webp")))
         #expect(TileFormat.webp.matches(stored))
         for _ in 0 ..< 2 {
@@ -154,7 +156,7 @@ import TileHTTP
 
     @Test("The reference pmtiles converter's archives (MVT gzip, JPEG): every tile byte for byte as its reader reads it")
     func referencePMTiles() async throws {
-        let (service, files) = try service()
+        let (service, files) = try await service()
         for (layer, dump, ext, type) in [("pmvector", "vector", "pbf", "application/vnd.mapbox-vector-tile"),
                                          ("pmsat", "jpeg", "jpg", "image/jpeg")] {
             let names = try FileManager.default.contentsOfDirectory(atPath: files + "/dump/" + dump)
@@ -176,7 +178,7 @@ import TileHTTP
 
     @Test("OGC: WMTS lists the JPEG layer as image/jpeg and not the vector ones; OGC API puts vector layers at /tiles")
     func ogcDocuments() async throws {
-        let (service, _) = try service()
+        let (service, _) = try await service()
         let capabilities = String(decoding: try await service.get("/wmts/1.0.0/WMTSCapabilities.xml").body, as: UTF8.self)
         #expect(capabilities.contains("<ows:Identifier>sat</ows:Identifier>"))
         #expect(capabilities.contains("<Format>image/jpeg</Format>"))
@@ -194,7 +196,7 @@ import TileHTTP
 
     @Test("Front page: the JPEG layer previews as .jpg without @2x; the vector layer shows its layers, zooms and a sample tile link")
     func frontPage() async throws {
-        let (service, _) = try service()
+        let (service, _) = try await service()
         let page = String(decoding: try await service.get("/").body, as: UTF8.self)
         func card(_ name: String) -> String? {
             guard let start = page.range(of: "id=\"layer-\(name)\"") else { return nil }

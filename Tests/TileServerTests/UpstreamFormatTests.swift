@@ -32,8 +32,8 @@ import TileHTTP
 
     @Test("The template's extension gives the format; bytes that differ answer 502 and are not cached; cacheControl: upstream passes the upstream's headers")
     func upstreamFormats() async throws {
-        let files = try FormatFixtures.folder()
-        let jpeg = try FormatFixtures.sqliteTile(files + "/jpeg.mbtiles", z: 0, x: 0, y: 0)
+        let files = try await FormatFixtures.folder()
+        let jpeg = try await FormatFixtures.sqliteTile(files + "/jpeg.mbtiles", z: 0, x: 0, y: 0)
         let responder = Upstream(jpeg: jpeg)
         let upstream = try LiveServer(responder: responder)
         let base = "http://127.0.0.1:\(upstream.port)"
