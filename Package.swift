@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "TileProviders",
             dependencies: [
-                "TileGeometry", "TilePNG", "CSQLite", "CZlib",
+                "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "TileServerTests",
             dependencies: [
-                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "Sockets", "TileLayerCLI",
+                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "Sockets", "TileLayerCLI",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

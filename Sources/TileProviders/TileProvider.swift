@@ -5,15 +5,19 @@ import TileGeometry
 
 /// A tile's bytes as the source holds them, with what the source knows about them.
 public struct Tile: Sendable, Equatable {
-    /// The encoded image (PNG), byte-for-byte as stored.
+    /// The encoded tile (in the layer's `TileFormat`), byte-for-byte as stored.
     public var data: [UInt8]
     /// Modification time in seconds since 1970, where the source knows it.
     public var lastModified: Int?
+    /// The upstream's own caching headers (`Cache-Control`, `Expires`), kept only by a `url`
+    /// source with `cacheControl: upstream`, to be passed on instead of the layer's `maxAge`.
+    public var upstreamCaching: UpstreamCaching?
 
     /// A tile.
-    public init(data: [UInt8], lastModified: Int? = nil) {
+    public init(data: [UInt8], lastModified: Int? = nil, upstreamCaching: UpstreamCaching? = nil) {
         self.data = data
         self.lastModified = lastModified
+        self.upstreamCaching = upstreamCaching
     }
 }
 

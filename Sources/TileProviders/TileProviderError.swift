@@ -6,6 +6,8 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
     case unwritable(path: String, errno: Int32)
     /// The bytes from `source` are not a PNG.
     case notPNG(source: String)
+    /// The bytes from `source` are not a tile of the layer's `format` (their magic bytes differ).
+    case notFormat(source: String, format: TileFormat)
     /// A source is misconfigured (said at start-up).
     case invalidConfiguration(String)
     /// A file a source needs does not exist.
@@ -20,7 +22,7 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
     case undecodable(source: String, reason: String)
     /// A derived tile (composite, @2x, downscale) could not be made.
     case renderFailed(reason: String)
-    /// The MBTiles file holds tiles in a format tilelayer does not serve (it serves PNG).
+    /// The MBTiles or PMTiles file holds tiles in a format tilelayer does not serve.
     case unsupportedFormat(path: String, format: String)
     /// An upstream request failed in a way retrying will not mend (TLS, a body over the limit,
     /// a URL that is not one): a bad gateway, not "not available now".
@@ -36,6 +38,7 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
         case .unreadable(let path, let code): return "cannot read \(path): \(systemErrorText(code))"
         case .unwritable(let path, let code): return "cannot write \(path): \(systemErrorText(code))"
         case .notPNG(let source): return "\(source) is not a PNG"
+        case .notFormat(let source, let format): return "\(source) is not a \(format.displayName)"
         case .undecodable(let source, let reason): return "cannot decode \(source): \(reason)"
         case .renderFailed(let reason): return "cannot render the tile: \(reason)"
         case .invalidConfiguration(let message): return message
@@ -45,7 +48,7 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
         case .invalidMetadata(let path, let key, let value):
             return "\(path): metadata \(key) has an invalid value \"\(value)\""
         case .unsupportedFormat(let path, let format):
-            return "\(path) holds \(format) tiles; tilelayer serves png only (metadata format)"
+            return "\(path) holds \(format) tiles; tilelayer serves png, jpg, webp and pbf"
         case .upstream(let url, let reason): return "upstream \(url) failed: \(reason)"
         case .notPMTiles(let path, let reason): return "\(path) is not a PMTiles v3 archive: \(reason)"
         case .corruptArchive(let path, let tile, let reason):

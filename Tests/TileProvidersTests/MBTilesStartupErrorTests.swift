@@ -72,12 +72,16 @@ struct MBTilesStartupErrorTests {
             Tile(data: [0x89, 0x50, 0x4E, 0x47], lastModified: (try? FileIdentity.of(file))?.modifiedSeconds)))
     }
 
-    @Test("Tiles in a format other than PNG are refused")
+    @Test("Tiles in a format tilelayer does not serve are refused; png, jpg, jpeg, webp, pbf are served")
     func unsupportedFormat() throws {
         let fixture = try MBTilesFixture()
-        let file = try fixture.write("photo.mbtiles", tiles: [], metadata: ["format": "jpg"])
-        #expect(throws: TileProviderError.unsupportedFormat(path: file, format: "jpg")) {
+        let file = try fixture.write("photo.mbtiles", tiles: [], metadata: ["format": "tiff"])
+        #expect(throws: TileProviderError.unsupportedFormat(path: file, format: "tiff")) {
             try MBTilesTileProvider(path: file)
+        }
+        for (name, format) in [("png", TileFormat.png), ("jpg", .jpg), ("JPEG", .jpg), ("webp", .webp), ("pbf", .pbf)] {
+            let served = try fixture.write("\(name).mbtiles", tiles: [], metadata: ["format": name])
+            #expect(try MBTilesTileProvider(path: served).metadata.tileFormat == format, "\(name)")
         }
     }
 

@@ -14,7 +14,7 @@ import TilePNG
     /// The reference archive of the world pyramid (leaf directories forced) behind a live server.
     func withRemoteArchive(_ body: (RangeFileServer, String) async throws -> Void) async throws {
         let archive = folder.path + "/world.pmtiles"
-        try await PMTilesReference.writingWorld(to: archive, maxRootBytes: 200)
+        try await PMTilesReference.writeWorld(to: archive, maxRootBytes: 200)
         let files = try RangeFileServer(file: archive)
         let live = try LiveServer(responder: files)
         try await body(files, "http://127.0.0.1:\(live.port)/archive.pmtiles")

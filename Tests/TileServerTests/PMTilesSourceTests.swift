@@ -24,7 +24,7 @@ import TileHTTP
     @Test("Served byte-for-byte equal to the source PNGs, with and without leaf directories", arguments: [nil, 40])
     func byteForByte(maxRootBytes: Int?) async throws {
         let archive = folder.path + "/world.pmtiles"
-        try PMTilesReference.writeWorld(to: archive, maxRootBytes: maxRootBytes)
+        try await PMTilesReference.writeWorld(to: archive, maxRootBytes: maxRootBytes)
         let service = try service(archive)
         for (z, x, y) in Self.worldTiles {
             let response = try await service.get("/pm/\(z)/\(x)/\(y).png")
@@ -37,7 +37,7 @@ import TileHTTP
     @Test("Header and metadata fill the layer: zoom range, bounds, center, attribution")
     func metadata() async throws {
         let archive = folder.path + "/world.pmtiles"
-        try PMTilesReference.writeWorld(to: archive)
+        try await PMTilesReference.writeWorld(to: archive)
         let provider = try PMTilesTileProvider(path: archive)
         #expect(provider.header.tileType == .png && provider.header.tileCompression == .none)
         #expect(provider.header.minZoom == 0 && provider.header.maxZoom == 3)
@@ -66,7 +66,7 @@ import TileHTTP
     @Test("A truncated archive answers 502 naming the tile")
     func truncated() async throws {
         let archive = folder.path + "/world.pmtiles"
-        try PMTilesReference.writeWorld(to: archive)
+        try await PMTilesReference.writeWorld(to: archive)
         let service = try service(archive)
         let header = try PMTilesHeader(Array(try Data(contentsOf: URL(fileURLWithPath: archive)).prefix(127)))
         #expect(truncate(archive, off_t(header.tileData.offset + 100)) == 0)
@@ -78,7 +78,7 @@ import TileHTTP
     @Test("A corrupt leaf directory answers 502 naming the tile")
     func corruptDirectory() async throws {
         let archive = folder.path + "/world.pmtiles"
-        try PMTilesReference.writeWorld(to: archive, maxRootBytes: 40)
+        try await PMTilesReference.writeWorld(to: archive, maxRootBytes: 40)
         let service = try service(archive)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: archive)))
         let header = try PMTilesHeader(Array(bytes.prefix(127)))
@@ -105,29 +105,36 @@ import TileHTTP
         }
     }
 
-    @Test("A tile type other than PNG is a start-up error: PNG only for now")
-    func notPNG() throws {
+    @Test("Tile type avif is a start-up error naming the archive; a webp header over PNG bytes answers 502")
+    func tileTypes() async throws {
         let archive = folder.path + "/world.pmtiles"
-        try PMTilesReference.writeWorld(to: archive)
+        try await PMTilesReference.writeWorld(to: archive)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: archive)))
-        bytes[99] = PMTilesTileType.webp.rawValue
+        bytes[99] = PMTilesTileType.avif.rawValue
         try Data(bytes).write(to: URL(fileURLWithPath: archive))
         #expect {
             _ = try service(archive)
         } throws: { error in
-            "\(error)".contains("tile type webp is not served yet; PNG only") && "\(error)".contains(archive)
+            "\(error)".contains("tile type avif is not served") && "\(error)".contains(archive)
         }
+        bytes[99] = PMTilesTileType.webp.rawValue
+        try Data(bytes).write(to: URL(fileURLWithPath: archive))
+        let served = try service(archive)
+        #expect(try await served.get("/pm/0/0/0.png").status == .notFound)
+        let response = try await served.get("/pm/0/0/0.webp")
+        #expect(response.status == .badGateway)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("0/0/0 is not a WebP"))
     }
 
     @Test("A file replaced on disk is picked up")
-    func replaced() throws {
+    func replaced() async throws {
         let archive = folder.path + "/world.pmtiles"
-        try PMTilesReference.writeWorld(to: archive)
+        try await PMTilesReference.writeWorld(to: archive)
         let provider = try PMTilesTileProvider(path: archive, recheckInterval: .zero)
         #expect(try provider.tileFor(x: 0, y: 0, zoom: 0) == .tile(Tile(data: Fixtures.worldTile(0, 0, 0),
                                                                        lastModified: provider.tileLastModified)))
         let leafy = folder.path + "/leafy.pmtiles"
-        try PMTilesReference.writeWorld(to: leafy, maxRootBytes: 40)
+        try await PMTilesReference.writeWorld(to: leafy, maxRootBytes: 40)
         #expect(rename(leafy, archive) == 0)
         guard case .tile(let tile) = try provider.tileFor(x: 5, y: 2, zoom: 3) else {
             Issue.record("no tile after the replacement")

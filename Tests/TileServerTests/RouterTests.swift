@@ -7,17 +7,23 @@ import Testing
         (["healthz"], .health),
         (["index.json"], .tileJSONIndex),
         (["world.json"], .tileJSON(layer: "world")),
-        (["1", "2", "3.png"], .tile(TileRoute(layer: nil, z: 1, x: 2, y: 3, scale: 1))),
-        (["1", "2", "3@2x.png"], .tile(TileRoute(layer: nil, z: 1, x: 2, y: 3, scale: 2))),
-        (["world", "0", "0", "0.png"], .tile(TileRoute(layer: "world", z: 0, x: 0, y: 0, scale: 1))),
-        (["a-b_c9", "10", "1000", "5@2x.png"], .tile(TileRoute(layer: "a-b_c9", z: 10, x: 1000, y: 5, scale: 2))),
+        (["1", "2", "3.png"], .tile(TileRoute(layer: nil, z: 1, x: 2, y: 3, scale: 1, format: .png))),
+        (["1", "2", "3@2x.png"], .tile(TileRoute(layer: nil, z: 1, x: 2, y: 3, scale: 2, format: .png))),
+        (["world", "0", "0", "0.png"], .tile(TileRoute(layer: "world", z: 0, x: 0, y: 0, scale: 1, format: .png))),
+        (["a-b_c9", "10", "1000", "5@2x.png"], .tile(TileRoute(layer: "a-b_c9", z: 10, x: 1000, y: 5, scale: 2, format: .png))),
+        (["0", "0", "0.jpg"], .tile(TileRoute(layer: nil, z: 0, x: 0, y: 0, scale: 1, format: .jpg))),
+        (["sat", "1", "2", "3.jpeg"], .tile(TileRoute(layer: "sat", z: 1, x: 2, y: 3, scale: 1, format: .jpg))),
+        (["sat", "1", "2", "3@2x.webp"], .tile(TileRoute(layer: "sat", z: 1, x: 2, y: 3, scale: 2, format: .webp))),
+        (["roads", "1", "2", "3.pbf"], .tile(TileRoute(layer: "roads", z: 1, x: 2, y: 3, scale: 1, format: .pbf))),
+        (["roads", "1", "2", "3.mvt"], .tile(TileRoute(layer: "roads", z: 1, x: 2, y: 3, scale: 1, format: .pbf))),
     ])
     func matchesRoutes(_ segments: [String], _ route: Route) {
         #expect(Router.match(segments) == .route(route))
     }
 
     @Test(arguments: [
-        ["a", "1", "2.png"], ["x", "y"], ["World", "1", "2", "3.png"], ["0", "0", "0.jpg"], ["1", "2", "3", "4", "5.png"],
+        ["a", "1", "2.png"], ["x", "y"], ["World", "1", "2", "3.png"], ["0", "0", "0.gif"], ["1", "2", "3", "4", "5.png"],
+        ["0", "0", "0.PNG"], ["0", "0", "0"], ["0", "0", "0.png.jpg.tiff"],
         ["9ab.json"], ["0", "0", "0", "0.png"], ["1", "2", "99999999999.png"],
     ])
     func unknownPathsAreNotFound(_ segments: [String]) {
@@ -42,7 +48,7 @@ import Testing
 
     /// x outside [0, 2^z) wraps (the map repeats east and west): a negative x is a tile, not a 400.
     @Test func negativeXIsATile() {
-        #expect(Router.match(["world", "1", "-2", "3.png"]) == .route(.tile(TileRoute(layer: "world", z: 1, x: -2, y: 3, scale: 1))))
-        #expect(Router.match(["1", "-7", "0@2x.png"]) == .route(.tile(TileRoute(layer: nil, z: 1, x: -7, y: 0, scale: 2))))
+        #expect(Router.match(["world", "1", "-2", "3.png"]) == .route(.tile(TileRoute(layer: "world", z: 1, x: -2, y: 3, scale: 1, format: .png))))
+        #expect(Router.match(["1", "-7", "0@2x.png"]) == .route(.tile(TileRoute(layer: nil, z: 1, x: -7, y: 0, scale: 2, format: .png))))
     }
 }

@@ -124,7 +124,7 @@ struct SeedCommand: ParsableCommand {
         var centerLongitude = (bounds.west + bounds.east) / 2
         if bounds.west > bounds.east { centerLongitude = Coordinate.wrappedLongitude(centerLongitude + 180) }
         var rows: [(String, String)] = [
-            ("name", layer.name), ("format", "png"), ("type", "baselayer"), ("version", "1.3"),
+            ("name", layer.name), ("format", layer.format.rawValue), ("type", "baselayer"), ("version", "1.3"),
             ("bounds", bounds.array.map { "\($0)" }.joined(separator: ",")),
             ("center", "\(centerLongitude),\((bounds.south + bounds.north) / 2),\(zooms.lowerBound)"),
             ("minzoom", "\(zooms.lowerBound)"), ("maxzoom", "\(zooms.upperBound)"),

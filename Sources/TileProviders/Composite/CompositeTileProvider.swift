@@ -17,12 +17,15 @@ public struct CompositeTileProvider: AsyncTileProvider {
         public var opacity: Double
         /// A name for error messages.
         public var name: String
+        /// Its tiles' format (decoded through `TileImageCodec`).
+        public var format: TileFormat
 
         /// A member.
-        public init(source: TileSource, opacity: Double = 1, name: String) {
+        public init(source: TileSource, opacity: Double = 1, name: String, format: TileFormat = .png) {
             self.source = source
             self.opacity = opacity
             self.name = name
+            self.format = format
         }
     }
 
@@ -65,7 +68,8 @@ public struct CompositeTileProvider: AsyncTileProvider {
         }
         guard !layers.isEmpty else { return .noTile }
         do {
-            return .tile(Tile(data: try encoder.encode(try RGBAImage.composite(layers)), lastModified: newest))
+            let image = try RGBAImage.composite(layers)
+            return .tile(Tile(data: try TileImageCodec.encode(image, format: .png, pngEncoder: encoder), lastModified: newest))
         } catch {
             throw .renderFailed(reason: "composite \(request): \(error)")
         }
@@ -75,7 +79,7 @@ public struct CompositeTileProvider: AsyncTileProvider {
     /// 256 px composite, a 256 px member's upscaled for a 512 px composite.
     private func image(of tile: Tile, member: Member, request: TileRequest) throws(TileProviderError) -> RGBAImage {
         do {
-            var image = try PNGDecoder.decode(tile.data)
+            var image = try TileImageCodec.decode(tile.data, format: member.format)
             if image.width == 2 * tileSize && image.height == 2 * tileSize { image = try image.downscaled2x() }
             if 2 * image.width == tileSize && 2 * image.height == tileSize { image = image.upscaled2x() }
             guard image.width == tileSize, image.height == tileSize else {

@@ -17,10 +17,7 @@ final class MBTilesDatabase: Sendable {
     let metadata: MBTilesMetadata
     private let pool: SQLiteConnectionPool
 
-    /// The format tilelayer serves.
-    static let servedFormat = "png"
-
-    /// Opens `path` read-only and checks it is an MBTiles file of PNG tiles.
+    /// Opens `path` read-only and checks it is an MBTiles file of tiles in a format served (`TileFormat`).
     init(path: String, identity: FileIdentity, maxIdleConnections: Int) throws(TileProviderError) {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let metadata = try Self.check(connection)
@@ -73,8 +70,8 @@ final class MBTilesDatabase: Sendable {
             }
         }
         var metadata = try MBTilesMetadata(parsing: values, path: path)
-        // MBTiles 1.3 requires `format`; files without it are taken to hold PNG, the only format served.
-        if let format = metadata.format, format != servedFormat {
+        // MBTiles 1.3 requires `format`; a file without it holds what the layer's `format` says (PNG by default).
+        if let format = metadata.format, TileFormat(name: format) == nil {
             throw .unsupportedFormat(path: path, format: format)
         }
         if metadata.minZoom == nil || metadata.maxZoom == nil {

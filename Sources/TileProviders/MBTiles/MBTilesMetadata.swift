@@ -21,7 +21,7 @@ public struct MBTilesMetadata: Sendable, Equatable {
 
     /// `name`: the tileset's human-readable name.
     public var name: String?
-    /// `format`: the tile encoding (`png`, `jpg`, `webp`, `pbf`); tilelayer serves `png`.
+    /// `format`: the tile encoding (`png`, `jpg`, `webp`, `pbf`), as stored (lower-cased).
     public var format: String?
     /// `bounds`: "west,south,east,north" in degrees.
     public var bounds: GeoBounds?

@@ -90,7 +90,7 @@ public final class MBTilesWriter {
     public func finish() throws(TileProviderError) {
         let connection = try liveConnection()
         do throws(TileProviderError) {
-            if !metadataKeys.contains("format") { try setMetadata("format", MBTilesDatabase.servedFormat) }
+            if !metadataKeys.contains("format") { try setMetadata("format", TileFormat.png.rawValue) }
             if !metadataKeys.contains("name") {
                 try setMetadata("name", String(path.split(separator: "/").last ?? Substring(path)))
             }

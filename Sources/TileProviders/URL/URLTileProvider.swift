@@ -7,7 +7,7 @@ import NIOCore
 /// The URL-constructor resolver (the SDK's `GMSURLTileLayer`): a URL per tile, from a template
 /// or a closure, fetched from `http(s)://` upstreams or read from `file://` paths.
 ///
-/// Upstream 200 → the tile (must be a PNG, else 502); 404/204 → no tile; 5xx, 429, a timeout,
+/// Upstream 200 → the tile (must be in the layer's format, else 502); 404/204 → no tile; 5xx, 429, a timeout,
 /// a refused or reset connection → not available now; TLS, an oversize body, a bad URL →
 /// `TileProviderError.upstream` (502). A nil URL is "no tile".
 ///
@@ -75,13 +75,17 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         for (name, value) in settings.headers { request.headers.add(name: name, value: value) }
-        let outcome: Result<(status: UInt, retryAfter: String?, body: [UInt8]), any Error>
+        let outcome: Result<(status: UInt, retryAfter: String?, body: [UInt8], caching: UpstreamCaching?), any Error>
         metrics.requestSent()
         do {
             let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.totalTimeout * 1000)))
             let body = try await response.body.collect(upTo: settings.maxBodyBytes)
+            let caching = settings.passesCachingThrough
+                ? UpstreamCaching(cacheControl: response.headers.first(name: "Cache-Control"),
+                                  expires: response.headers.first(name: "Expires"))
+                : nil
             outcome = .success((response.status.code, response.headers.first(name: "Retry-After"),
-                                Array(body.readableBytesView)))
+                                Array(body.readableBytesView), caching))
         } catch {
             outcome = .failure(error)
         }
@@ -99,7 +103,7 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
             switch response.status {
             case 200:
                 // The upstream's Last-Modified is not passed on: our ETag (a content hash) validates.
-                return .tile(Tile(data: response.body))
+                return .tile(Tile(data: response.body, upstreamCaching: response.caching))
             case 204, 404, 410:
                 return .noTile
             default:

@@ -14,6 +14,8 @@ public struct UpstreamSettings: Sendable, Equatable {
     public var retryAfter: Int
     /// Largest tile body accepted, bytes.
     public var maxBodyBytes: Int
+    /// Whether tiles keep the upstream's `Cache-Control`/`Expires` (`cacheControl: upstream`).
+    public var passesCachingThrough = false
 
     /// Defaults: 5 s connect, 10 s total, 16 concurrent requests.
     public init(

@@ -1,4 +1,5 @@
 import TileGeometry
+import TileProviders
 
 extension LayerSettings {
     /// Names the URL space already uses.
@@ -7,7 +8,7 @@ extension LayerSettings {
     init(node: ConfigNode, baseFolder: String, registry: SourceRegistry) throws(ConfigurationError) {
         let keys = try node.mapping(allowed: [
             "name", "default", "source", "minZoom", "maxZoom", "tileSize", "maxAge", "emptyTile", "bounds",
-            "targetBounds", "attribution", "description", "cache", "ttl",
+            "targetBounds", "attribution", "description", "cache", "ttl", "format", "quality",
         ])
         guard let nameNode = keys["name"] else { throw node.error("a layer needs a name") }
         let name = try nameNode.string()
@@ -19,6 +20,16 @@ extension LayerSettings {
         }
         guard let sourceNode = keys["source"] else { throw node.error("layer \"\(name)\" needs a source") }
         self.init(name: name, source: try SourceSettings(node: sourceNode, baseFolder: baseFolder, registry: registry))
+        if let value = keys["format"] {
+            let text = try value.string()
+            guard let named = TileFormat(name: text) else { throw value.error("\"\(text)\" is not one of png, jpg, webp, pbf") }
+            format = named
+            // A directory without its own template finds files with the format's extension.
+            if case .directory(let path, _) = source, case .mapping(let fields) = sourceNode.node, fields["template"] == nil {
+                source = .directory(path: path, template: "{z}/{x}/{y}." + named.fileExtension)
+            }
+        }
+        if let value = keys["quality"] { quality = try value.int(in: 1 ... 100) }
         if let value = keys["default"] { isDefault = try value.bool() }
         if let value = keys["minZoom"] { minZoom = try value.int(in: 0 ... TileCoordinate.maxZoom) }
         if let value = keys["maxZoom"] { maxZoom = try value.int(in: 0 ... TileCoordinate.maxZoom) }

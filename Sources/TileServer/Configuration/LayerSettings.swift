@@ -1,3 +1,4 @@
+import TileProviders
 import TileGeometry
 
 /// What a layer answers when its source has no tile.
@@ -6,7 +7,8 @@ public enum EmptyTileAnswer: String, Sendable, Equatable {
     case notFound = "404"
     /// 204 No Content, cacheable.
     case noContent = "204"
-    /// 200 with a transparent PNG of the requested size.
+    /// 200 with a transparent tile of the layer's raster format and the requested size; for a
+    /// vector layer, 204 (an empty tile).
     case transparent
 }
 
@@ -92,6 +94,13 @@ public struct LayerSettings: Sendable, Equatable {
     public var description: String?
     /// Cache tiers.
     public var cache = LayerCacheSettings()
+    /// Tile format (`format`); nil until resolved from the source (else PNG).
+    public var format: TileFormat?
+    /// Quality (1-100) of the JPEG or WebP tiles this layer derives (`quality`); nil: the
+    /// codecs' defaults (JPEG 85, WebP 80).
+    public var quality: Int?
+    /// A vector layer's `vector_layers` (JSON text) from its metadata, for TileJSON.
+    public var vectorLayers: String?
 
     /// A layer with defaults.
     public init(name: String, source: SourceSettings) {

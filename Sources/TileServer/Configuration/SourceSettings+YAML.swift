@@ -81,7 +81,7 @@ extension URLSourceSettings {
     init(node: ConfigNode, baseFolder: String) throws(ConfigurationError) {
         let keys = try node.mapping(allowed: [
             "type", "template", "subdomains", "variables", "timeoutSeconds", "connectTimeoutSeconds", "maxConcurrency",
-            "userAgent", "headers", "retryAfterSeconds",
+            "userAgent", "headers", "retryAfterSeconds", "cacheControl",
         ])
         guard let templateNode = keys["template"] else { throw node.error("a url source needs a template") }
         var template = try templateNode.string()
@@ -111,6 +111,14 @@ extension URLSourceSettings {
         if let value = keys["userAgent"] { upstream.userAgent = try value.string() }
         if let value = keys["retryAfterSeconds"] { upstream.retryAfter = try value.int(in: 1 ... 86400) }
         for (name, value) in try keys["headers"]?.freeMapping() ?? [] { upstream.headers[name] = try value.string() }
+        if let value = keys["cacheControl"] {
+            // SPEC "More sources": `upstream` passes the upstream's Cache-Control/Expires through.
+            switch try value.string() {
+            case "upstream": upstream.passesCachingThrough = true
+            case "layer": upstream.passesCachingThrough = false
+            case let other: throw value.error("\"\(other)\" is not one of upstream, layer")
+            }
+        }
         do {
             if isLocal { _ = try FileTemplateTileProvider(template: try parsedTemplate()) } else { _ = try parsedTemplate() }
         } catch {

@@ -1,3 +1,5 @@
+import TileProviders
+
 /// A tile request as named by its URL.
 public struct TileRoute: Sendable, Equatable {
     /// The layer named in the path; nil for the default layer.
@@ -7,6 +9,8 @@ public struct TileRoute: Sendable, Equatable {
     public var y: Int
     /// 1 for 256 px, 2 for `@2x` (512 px).
     public var scale: Int
+    /// The format the URL's extension names; nil: the layer's (OGC and WMTS tile URLs).
+    public var format: TileFormat? = nil
 }
 
 /// What a request path names.
@@ -21,7 +25,7 @@ public enum Route: Sendable, Equatable {
     case tileJSONIndex
     /// `/{layer}.json`.
     case tileJSON(layer: String)
-    /// `/{z}/{x}/{y}.png` and `/{layer}/{z}/{x}/{y}.png` (and `@2x`).
+    /// `/{z}/{x}/{y}.{ext}` and `/{layer}/{z}/{x}/{y}.{ext}` (and `@2x`).
     case tile(TileRoute)
     /// `/static/{layer}/{camera}/{w}x{h}[@2x].png|json`: a rendered or described map view.
     case staticMap(StaticRoute)

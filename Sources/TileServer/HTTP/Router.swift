@@ -1,3 +1,5 @@
+import TileProviders
+
 /// Maps decoded path segments to a `Route`. Pure: no I/O, no layer lookups.
 public enum Router {
     /// Longest decimal number accepted as a coordinate; longer ones are out of every range.
@@ -44,16 +46,14 @@ public enum Router {
     }
 
     private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
-        let scale: Int
-        let yText: Substring
-        if yFile.hasSuffix("@2x.png") {
+        guard let dot = yFile.lastIndex(of: "."), let format = TileFormat(fileExtension: String(yFile[yFile.index(after: dot)...])) else {
+            return .notFound("tiles are served as .png, .jpg, .webp or .pbf (the layer's format)")
+        }
+        var yText = yFile[..<dot]
+        var scale = 1
+        if yText.hasSuffix("@2x") {
             scale = 2
-            yText = yFile.dropLast(7)
-        } else if yFile.hasSuffix(".png") {
-            scale = 1
-            yText = yFile.dropLast(4)
-        } else {
-            return .notFound("tiles are served as .png")
+            yText = yText.dropLast(3)
         }
         var numbers: [Int] = []
         for (name, text) in [("z", Substring(zText)), ("x", Substring(xText)), ("y", yText)] {
@@ -67,7 +67,7 @@ public enum Router {
             }
             numbers.append(value)
         }
-        return .route(.tile(TileRoute(layer: layer, z: numbers[0], x: numbers[1], y: numbers[2], scale: scale)))
+        return .route(.tile(TileRoute(layer: layer, z: numbers[0], x: numbers[1], y: numbers[2], scale: scale, format: format)))
     }
 
     private static func startsWithLetter(_ text: String) -> Bool {

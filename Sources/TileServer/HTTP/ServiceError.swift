@@ -41,7 +41,7 @@ extension TileProviderError {
     /// the configuration, the renderer) failed.
     var status: HTTPStatus {
         switch self {
-        case .notPNG, .undecodable, .upstream, .corruptArchive: return .badGateway
+        case .notPNG, .notFormat, .undecodable, .upstream, .corruptArchive: return .badGateway
         default: return .internalServerError
         }
     }

@@ -9,7 +9,8 @@ enum TileJSON {
         var members: [(String, JSONValue)] = [
             ("tilejson", .string("3.0.0")),
             ("name", .string(settings.name)),
-            ("tiles", .array([.string("\(baseURL)/\(settings.name)/{z}/{x}/{y}.png")])),
+            ("tiles", .array([.string("\(baseURL)/\(settings.name)/{z}/{x}/{y}.\(layer.format.fileExtension)")])),
+            ("format", .string(layer.format.rawValue)),
             ("scheme", .string("xyz")),
             ("minzoom", .int(layer.minZoom)),
             ("maxzoom", .int(layer.maxZoom)),
@@ -20,6 +21,12 @@ enum TileJSON {
         ]
         if let attribution = settings.attribution { members.append(("attribution", .string(attribution))) }
         if let description = settings.description { members.append(("description", .string(description))) }
+        // TileJSON 3.0.0 §3.17: required for vector tiles; from the MBTiles `json` / PMTiles metadata.
+        if layer.format == .pbf {
+            var layers: [JSONValue] = []
+            if case .array(let listed)? = settings.vectorLayers.flatMap({ JSONValue(parsing: $0) }) { layers = listed }
+            members.append(("vector_layers", .array(layers)))
+        }
         return .object(members)
     }
 }

@@ -42,7 +42,7 @@ extension TileService {
         }
         var response: HTTPResponse
         if let file = opened {
-            guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: file) else { return nil }
+            guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: file, format: layer.format) else { return nil }
             response = tileHead(request, etag: fingerprint.etag, lastModified: file.modified,
                                 lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer,
                                 cors: state.cors)

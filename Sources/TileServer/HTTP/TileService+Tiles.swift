@@ -43,9 +43,10 @@ extension TileService {
         let state = self.state
         guard let layer = route.layer.map({ state.layers[$0] }) ?? state.layers.defaultLayer else {
             let message = route.layer.map { "unknown layer \"\($0)\"" }
-                ?? "no default layer is configured; use /{layer}/{z}/{x}/{y}.png"
+                ?? "no default layer is configured; use /{layer}/{z}/{x}/{y}.{ext}"
             return .answered(errorAnswer(.notFound(message), to: request))
         }
+        if let problem = formatProblem(route, layer: layer) { return .answered(errorAnswer(.notFound(problem), to: request)) }
         guard let tile = layer.tileCoordinate(z: route.z, x: route.x, y: route.y) else {
             if route.z < layer.minZoom || route.z > layer.maxZoom {
                 return .answered(errorAnswer(
@@ -95,9 +96,10 @@ extension TileService {
     /// a tile that goes out without an `Age` gets the tile's prepared answer.
     /// The CORS policy is read once, so a prepared answer is kept under the very CORS headers it
     /// holds (a reload in between cannot file one policy's answer under the other's key).
+    /// A gzip-compressed (vector) tile has two representations, chosen per request: never prepared.
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
         let cors = state.cors
-        if tile.staleAge == nil && layer.memoryLifetime == nil && !HTTPConditional.isConditional(request.headers) {
+        if tile.staleAge == nil && layer.memoryLifetime == nil && !tile.isGzip && !HTTPConditional.isConditional(request.headers) {
             let key = (cors.allowedOrigin(for: request) ?? "") + (cors.variesByOrigin ? " (varies)" : "")
             return tile.preparedAnswer.response(layer: layer, cors: key) {
                 freshTileAnswer(request, tile, layer: layer, cors: cors)
@@ -106,25 +108,49 @@ extension TileService {
         return freshTileAnswer(request, tile, layer: layer, cors: cors)
     }
 
+    /// The tile as stored, or, for a gzip-compressed tile and a client whose `Accept-Encoding`
+    /// refuses gzip, decompressed (made once per tile, never re-compressed) under its own ETag.
     private func freshTileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, cors: CORSPolicy) -> HTTPResponse {
-        var response = tileHead(request, etag: tile.etag, lastModified: tile.lastModified,
-                                lastModifiedText: tile.lastModifiedText, age: tile.age(in: layer), layer: layer, cors: cors)
+        var etag = tile.etag
+        var identity: [UInt8]?
+        var contentEncoding: String?
+        if tile.isGzip {
+            // A copy that does not decompress (only a disk-tier one can be: fills are checked) goes out as stored.
+            if let decompressed = tile.identityBody, !HTTPAcceptEncoding.accepts("gzip", in: request.headers.values(.acceptEncoding)) {
+                etag = tile.identityETag
+                identity = decompressed
+            } else {
+                contentEncoding = "gzip"
+            }
+        }
+        var response = tileHead(request, etag: etag, lastModified: tile.lastModified,
+                                lastModifiedText: tile.lastModifiedText, age: tile.age(in: layer), layer: layer, cors: cors,
+                                caching: tile.upstreamCaching)
+        if tile.isGzip { response.headers.add(.vary, HTTPHeaderName.acceptEncoding.rawValue) }
+        if let contentEncoding { response.headers.add(.contentEncoding, contentEncoding) }
         guard response.status == .ok else { return response }
-        if let kept = tile.kept { response.file = kept.fileBody } else { response.body = tile.body }
+        // A stored body kept in the memory cache's arena goes out with sendfile.
+        if let identity { response.body = identity } else if let kept = tile.kept { response.file = kept.fileBody } else { response.body = tile.body }
         return response
     }
 
     /// The status (200, or 304 when the client's copy matches) and headers of a tile answer,
-    /// without its body.
+    /// without its body: `Content-Type` of the layer's format; the layer's `Cache-Control`, or
+    /// the upstream's `Cache-Control`/`Expires` when `caching` carries them.
     func tileHead(
         _ request: HTTPRequest, etag: String, lastModified: Int?, lastModifiedText: String?, age: Int?,
-        layer: Layer, cors: CORSPolicy
+        layer: Layer, cors: CORSPolicy, caching: UpstreamCaching? = nil
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.add(.contentType, "image/png")
+        headers.add(.contentType, layer.format.contentType)
         headers.add(.eTag, etag)
         if let lastModifiedText { headers.add(.lastModified, lastModifiedText) }
-        headers.add(.cacheControl, layer.cacheControl)
+        if let caching, caching.cacheControl != nil || caching.expires != nil {
+            if let value = caching.cacheControl { headers.add(.cacheControl, value) }
+            if let value = caching.expires { headers.add(.expires, value) }
+        } else {
+            headers.add(.cacheControl, layer.cacheControl)
+        }
         if let age { headers.add(.age, String(age)) }  // RFC 9111 §5.1; RFC 5861 §4 when served stale
         cors.addHeaders(to: &headers, for: request)
         let fresh = HTTPConditional.isNotModified(request.headers, etag: etag, lastModified: lastModified)
@@ -132,9 +158,9 @@ extension TileService {
     }
 
     /// The layer's "no tile" answer: 404, 204 or a transparent tile, all cacheable.
-    func noTileAnswer(_ request: HTTPRequest, layer: Layer, scale: Int) -> HTTPResponse {
+    func noTileAnswer(_ request: HTTPRequest, layer: Layer, scale: Int, as answer: EmptyTileAnswer? = nil) -> HTTPResponse {
         let caching = layer.cacheControl
-        switch layer.settings.emptyTile {
+        switch answer ?? layer.settings.emptyTile {
         case .notFound:
             return errorAnswer(.noTile(layer: layer.name, cacheControl: caching), to: request)
         case .noContent:
@@ -142,7 +168,11 @@ extension TileService {
             addCORS(to: &headers, for: request)
             return HTTPResponse(status: .noContent, headers: headers)
         case .transparent:
-            return tileAnswer(request, TransparentTile.served(scale: scale), layer: layer)
+            // SPEC: an empty vector tile may be a 204 (raster formats without a codec are refused at start-up).
+            guard let tile = TransparentTile.served(scale: scale, format: layer.format) else {
+                return noTileAnswer(request, layer: layer, scale: scale, as: .noContent)
+            }
+            return tileAnswer(request, tile, layer: layer)
         }
     }
 }

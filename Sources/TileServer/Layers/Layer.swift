@@ -39,6 +39,8 @@ public final class Layer: Sendable {
 
     /// The layer's name.
     public var name: String { settings.name }
+    /// Its tiles' format.
+    public var format: TileFormat { settings.format ?? .png }
     /// Lowest zoom served.
     public var minZoom: Int { settings.minZoom ?? 0 }
     /// Highest zoom served.
@@ -74,7 +76,9 @@ public final class Layer: Sendable {
             }
             return LayerDiskTier(folder: folder, layer: settings.name)
         }
-        if case .sync(let provider) = source, let files = provider as? any FileTileProvider, diskTier == nil {
+        // Vector tiles may be stored gzip-compressed and be decompressed per client: not from the file.
+        if case .sync(let provider) = source, let files = provider as? any FileTileProvider, diskTier == nil,
+           (settings.format ?? .png) != .pbf {
             fileSource = files
             openFiles = OpenTileFiles()
         } else {

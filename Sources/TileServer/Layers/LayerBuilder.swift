@@ -24,10 +24,12 @@ struct LayerBuilder {
         let source: TileSource
         var variables: [URLTemplateVariable] = []
         var stack: [Layer] = []
+        var known: SourceFormat?
         do {
             switch settings.source {
             case .directory(let path, let template):
                 source = .sync(DirectoryTileProvider(root: path, template: try DirectoryPathTemplate(template)))
+                known = TileFormat(pathExtensionOf: template).map { SourceFormat($0, from: "the path template \"\(template)\"") }
                 if template.hasPrefix("{z}/"), let found = LayerTable.zoomFolders(in: path) {
                     settings.fillZoomRange(found)
                 }
@@ -35,12 +37,10 @@ struct LayerBuilder {
                 let provider = try MBTilesTileProvider(path: path)
                 source = .sync(provider)
                 settings.fill(from: provider.metadata)
+                known = provider.metadata.tileFormat.map { SourceFormat($0, from: "the format metadata of \(path)") }
             case .pmtiles(let path):
                 let provider = try PMTilesTileProvider(path: path)
-                // Every layer is PNG today (TilePipeline checks the signature); other formats come with issue 15.
-                guard provider.header.tileType == .png else {
-                    throw error("source", "\(path): tile type \(provider.header.tileType) is not served yet; PNG only")
-                }
+                known = try pmtilesFormat(provider.header, metadata: provider.metadata.values, path: path)
                 source = .sync(provider)
                 settings.fill(from: provider.metadata)
             case .remotePMTiles(let url):
@@ -49,18 +49,23 @@ struct LayerBuilder {
             case .url(let url):
                 let template = try url.parsedTemplate()
                 variables = url.variables
+                known = TileFormat(pathExtensionOf: url.template).map { SourceFormat($0, from: "the template \"\(url.template)\"") }
                 source = url.isLocal
                     ? .sync(try FileTemplateTileProvider(template: template))
                     : .async(URLTileProvider(template: template, settings: url.upstream, logger: logger,
                                            metrics: UpstreamMetrics(factory: metrics, dimensions: [("layer", settings.name)])))
             case .debug:
                 source = .sync(DebugTileProvider(tileSize: settings.tileSize))
+                known = SourceFormat(.png, from: "a debug source (it draws PNG)")
             case .composite(let list):
                 let sorted = list.sorted { $0.zIndex < $1.zIndex }
                 stack = sorted.map { members[$0.layer]! }
+                try checkMembers(stack)
                 let drawn = zip(sorted, stack).map { member, layer in
-                    CompositeTileProvider.Member(source: layer.source, opacity: member.opacity, name: member.layer)
+                    CompositeTileProvider.Member(source: layer.source, opacity: member.opacity, name: member.layer,
+                                                 format: layer.format)
                 }
+                known = SourceFormat(.png, from: "a composite source (it draws PNG)")
                 source = .async(CompositeTileProvider(members: drawn, tileSize: settings.tileSize, logger: logger))
             case .custom(let type, let options):
                 guard let factory = registry.factory(for: type) else {
@@ -75,6 +80,7 @@ struct LayerBuilder {
         } catch {
             throw self.error("source", "\(error)")
         }
+        try resolveFormat(&settings, known: known)
         settings.minZoom = settings.minZoom ?? 0
         settings.maxZoom = max(settings.maxZoom ?? Layer.defaultMaxZoom, settings.minZoom ?? 0)
         return Layer(settings: settings, source: source, variables: variables, configured: original, members: stack,
@@ -94,5 +100,6 @@ extension LayerSettings {
         bounds = bounds ?? metadata.bounds
         attribution = attribution ?? metadata.attribution
         description = description ?? metadata.description
+        vectorLayers = vectorLayers ?? metadata.vectorLayersJSON
     }
 }

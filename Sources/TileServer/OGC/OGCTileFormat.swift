@@ -17,14 +17,21 @@ struct OGCTileFormat: Sendable, Equatable {
     /// JPEG images.
     static let jpeg = OGCTileFormat(mediaType: "image/jpeg", fileExtension: "jpg",
                                     conformanceClass: OGCConformance.tilesBase + "jpeg", isVector: false)
+    /// WebP images (OGC API – Tiles 1.0 has no WebP class: the core class stands in).
+    static let webp = OGCTileFormat(mediaType: "image/webp", fileExtension: "webp",
+                                    conformanceClass: OGCConformance.tilesBase + "core", isVector: false)
     /// Mapbox Vector Tiles.
     static let mvt = OGCTileFormat(mediaType: "application/vnd.mapbox-vector-tile", fileExtension: "pbf",
                                    conformanceClass: OGCConformance.tilesBase + "mvt", isVector: true)
 
-    /// The format of `layer`'s tiles. Every layer serves PNG today; when layers gain a format,
-    /// map it here (webp has no OGC API – Tiles 1.0 class: give it the core class only).
+    /// The format of `layer`'s tiles.
     static func of(_ layer: Layer) -> OGCTileFormat {
-        .png
+        switch layer.format {
+        case .png: return .png
+        case .jpg: return .jpeg
+        case .webp: return .webp
+        case .pbf: return .mvt
+        }
     }
 
     /// OGC API `dataType` of the tiles.

@@ -1,4 +1,5 @@
 import TileGeometry
+import TileProviders
 
 /// The WMTS 1.0.0 `Capabilities` document (OGC 07-057r7 §7.1): both operations in KVP and
 /// RESTful encodings, one `Layer` per raster layer, the two Web Mercator tile matrix sets.
@@ -67,7 +68,8 @@ enum WMTSCapabilities {
 
         """
         let limits = TileMatrixLimits.of(layer)
-        for entry in WMTSTileMatrixSets.all {
+        // A format without a codec has no derived (@2x) tiles: only the set it serves natively.
+        for entry in WMTSTileMatrixSets.all where TileImageCodec.canDerive(layer.format) || layer.servesNatively(scale: entry.scale) {
             xml += "<TileMatrixSetLink><TileMatrixSet>\(entry.identifier)</TileMatrixSet><TileMatrixSetLimits>\n"
             for limit in limits {
                 xml += "<TileMatrixLimits><TileMatrix>\(limit.zoom)</TileMatrix>"

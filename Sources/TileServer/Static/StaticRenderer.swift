@@ -58,21 +58,22 @@ struct StaticRenderer {
             case .failure(let failure): return .failure(failure)
             case .success(.noTile): return .success(.image(nil))
             case .success(.unavailable(let retry)): return .success(.unavailable(retry))
-            case .success(.tile(let tile)): return Self.decode(tile, key: key, side: side, cache: pipeline.decodedTiles)
+            case .success(.tile(let tile)):
+                return Self.decode(tile, key: key, format: layer.format, side: side, cache: pipeline.decodedTiles)
             }
         }
     }
 
     /// The tile decoded, from `cache` (the pipeline's decoded tiles) when it was decoded before.
     private static func decode(
-        _ tile: ServedTile, key: TileKey, side: Int, cache decodedTiles: MemoryCache<String, RGBAImage>
+        _ tile: ServedTile, key: TileKey, format: TileFormat, side: Int, cache decodedTiles: MemoryCache<String, RGBAImage>
     ) -> Result<Fetched, TileFailure> {
         if let image = decodedTiles.value(for: tile.etag), image.width == side, image.height == side {
             return .success(.image(image))
         }
         let image: RGBAImage
         do {
-            image = try PNGDecoder.decode(tile.body)
+            image = try TileImageCodec.decode(tile.body, format: format)
             decodedTiles.insert(image, for: tile.etag, cost: image.pixels.count)
         } catch {
             return .failure(TileFailure(key: key, error: .undecodable(source: "tile \(key)", reason: "\(error)")))

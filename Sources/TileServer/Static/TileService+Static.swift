@@ -1,5 +1,6 @@
 import TileGeometry
 import TileHTTP
+import TileProviders
 import TilePNG
 
 extension TileService {
@@ -32,6 +33,10 @@ extension TileService {
     func resolveView(_ request: HTTPRequest, _ route: StaticRoute, probes: Bool) -> ViewResolution {
         guard let layer = state.layers[route.layer] else {
             return .refused(errorAnswer(.notFound("unknown layer \"\(route.layer)\""), to: request))
+        }
+        guard TileImageCodec.canDerive(layer.format) else {
+            let reason = TileImageCodec.Unsupported(format: layer.format).description
+            return .refused(errorAnswer(.badRequest("layer \"\(layer.name)\" cannot be drawn: \(reason)"), to: request))
         }
         let view: StaticView
         let query: StaticQuery

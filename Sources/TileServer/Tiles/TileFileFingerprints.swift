@@ -17,11 +17,11 @@ final class TileFileFingerprints: Sendable {
     /// Versions remembered; past this the table starts over (a tile pyramid being rewritten).
     static let capacity = 65_536
 
-    /// The file's fingerprint; nil when it is not a whole PNG now (the caller then takes the
-    /// ordinary path, which reads the file again and says what is wrong with it).
-    func fingerprint(of file: TileFile) -> Fingerprint? {
+    /// The file's fingerprint; nil when it is not a whole tile of `format` now (the caller then
+    /// takes the ordinary path, which reads the file again and says what is wrong with it).
+    func fingerprint(of file: TileFile, format: TileFormat) -> Fingerprint? {
         if let known = known(file) { return known }
-        guard let bytes = try? file.readAll(), bytes.count == file.size, PNGSignature.matches(bytes) else { return nil }
+        guard let bytes = try? file.readAll(), bytes.count == file.size, format.matches(bytes) else { return nil }
         let made = Fingerprint(etag: ContentHash.etag(of: bytes),
                                lastModifiedText: HTTPDate.format(secondsSince1970: file.modified))
         table.withLock { table in

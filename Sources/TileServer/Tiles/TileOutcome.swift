@@ -1,16 +1,24 @@
 import TileHTTP
 import TileProviders
 
-/// A tile ready to send: the PNG bytes, their content-hash ETag and the source's mtime.
+/// A tile ready to send: its bytes as stored, their content-hash ETag and the source's mtime.
 public struct ServedTile: Sendable {
     /// The bytes, when the process holds them (empty when `kept` does).
     private let held: [UInt8]
     /// The bytes in the memory cache's body arena, sent with `sendfile` (see `TileBodyArena`).
     let kept: TileBody?
-    /// PNG bytes.
+    /// The tile as stored (in the layer's format; a vector tile maybe gzip-compressed).
     public var body: [UInt8] { kept?.bytes ?? held }
     /// The body's length.
     public var byteCount: Int { kept?.count ?? held.count }
+    /// A gzip-compressed `body` decompressed (made once, here, for clients that do not take
+    /// gzip); nil when `body` is not gzip, or does not decompress (`isCorruptGzip`).
+    public let identityBody: [UInt8]?
+    /// The upstream's caching headers, passed on instead of the layer's (`cacheControl: upstream`).
+    public let upstreamCaching: UpstreamCaching?
+    /// Whether `body` is gzip-compressed (a stored vector tile), to be sent as stored with
+    /// `Content-Encoding: gzip` or decompressed, as the client accepts (found once, here).
+    public let isGzip: Bool
     /// Strong ETag (XXH64 of `body`).
     public let etag: String
     /// Seconds since 1970, where the source knows it.
@@ -34,10 +42,20 @@ public struct ServedTile: Sendable {
     /// Its 200 answer, encoded on first use and shared by every copy of this value.
     let preparedAnswer = PreparedTileAnswer()
 
-    /// A tile; the ETag is computed once, here.
-    public init(body: [UInt8], lastModified: Int?) {
+    /// Whether `body` looks gzip-compressed but does not decompress.
+    var isCorruptGzip: Bool { isGzip && identityBody == nil }
+
+    /// The ETag of `identityBody`: the stored one with a suffix (RFC 9110 §8.8.3: each
+    /// representation its own strong validator).
+    var identityETag: String { String(etag.dropLast()) + "-identity\"" }
+
+    /// A tile; the ETag (and a gzip body's decompressed copy) are made once, here.
+    public init(body: [UInt8], lastModified: Int?, upstreamCaching: UpstreamCaching? = nil) {
         self.held = body
         self.kept = nil
+        self.isGzip = TileFormat.isGzip(body)
+        self.identityBody = isGzip ? try? Gzip.decompress(body) : nil
+        self.upstreamCaching = upstreamCaching
         self.etag = ContentHash.etag(of: body)
         self.lastModified = lastModified
         self.lastModifiedText = lastModified.map { HTTPDate.format(secondsSince1970: $0) }
@@ -46,6 +64,9 @@ public struct ServedTile: Sendable {
     private init(kept: TileBody, from tile: ServedTile) {
         self.held = []
         self.kept = kept
+        self.isGzip = tile.isGzip
+        self.identityBody = tile.identityBody
+        self.upstreamCaching = tile.upstreamCaching
         self.etag = tile.etag
         self.lastModified = tile.lastModified
         self.lastModifiedText = tile.lastModifiedText
@@ -60,8 +81,8 @@ public struct ServedTile: Sendable {
         return ServedTile(kept: body, from: self)
     }
 
-    /// Bytes its body takes in memory (whole pages in the arena).
-    var memoryBytes: Int { kept?.span ?? held.count }
+    /// Bytes it takes in memory: its body (whole pages in the arena) and a decompressed copy.
+    var memoryBytes: Int { (kept?.span ?? held.count) + (identityBody?.count ?? 0) }
 }
 
 /// The service's answer for one tile key: what the cache stores (tiles and "no tile") and

@@ -136,18 +136,18 @@ final class TilePipeline: Sendable {
     ) -> Result<TileOutcome, TileFailure>? {
         guard layer.servesNatively(scale: key.scale) else {
             counters?.renders.increment()
-            Task { completion(await TileRenderer(pipeline: self, logger: logger).derived(key, layer: layer)) }
+            Task { completion(await TileRenderer(pipeline: self, logger: logger, layer: layer).derived(key)) }
             return nil
         }
         let request = TileRequest(tile: key.tile, variables: key.variables)
         counters?.providerCalls.increment()
         switch layer.source {
         case .sync(let provider):
-            return Self.syncProviderOutcome(provider, request, key: key)
+            return Self.syncProviderOutcome(provider, request, key: key, format: layer.format)
         case .async(let provider):
             Task {
                 let result = await Result(catching: { () async throws(TileProviderError) in try await provider.requestTile(request) })
-                completion(Self.outcome(result, key: key))
+                completion(Self.outcome(result, key: key, format: layer.format))
             }
             return nil
         }
@@ -156,21 +156,28 @@ final class TilePipeline: Sendable {
     /// The one blocking call of a synchronous provider (files, SQLite, custom code): on the
     /// caller's thread, which must be a Dispatch thread, never the Swift-concurrency pool.
     static func syncProviderOutcome(
-        _ provider: any SyncTileProvider, _ request: TileRequest, key: TileKey
+        _ provider: any SyncTileProvider, _ request: TileRequest, key: TileKey, format: TileFormat
     ) -> Result<TileOutcome, TileFailure> {
-        outcome(Result { () throws(TileProviderError) in try provider.tile(for: request) }, key: key)
+        outcome(Result { () throws(TileProviderError) in try provider.tile(for: request) }, key: key, format: format)
     }
 
-    /// A provider's answer as an outcome: tiles must be PNGs.
-    static func outcome(_ result: Result<TileResult, TileProviderError>, key: TileKey) -> Result<TileOutcome, TileFailure> {
+    /// A provider's answer as an outcome: a tile must start with `format`'s magic bytes, and a
+    /// gzip-compressed one must decompress (else 502 naming the tile; nothing is cached).
+    static func outcome(
+        _ result: Result<TileResult, TileProviderError>, key: TileKey, format: TileFormat
+    ) -> Result<TileOutcome, TileFailure> {
         switch result {
         case .failure(let error):
             return .failure(TileFailure(key: key, error: error))
         case .success(.tile(let tile)):
-            guard PNGSignature.matches(tile.data) else {
-                return .failure(TileFailure(key: key, error: .notPNG(source: "tile \(key)")))
+            guard format.matches(tile.data) else {
+                return .failure(TileFailure(key: key, error: .notFormat(source: "tile \(key)", format: format)))
             }
-            return .success(.tile(ServedTile(body: tile.data, lastModified: tile.lastModified)))
+            let served = ServedTile(body: tile.data, lastModified: tile.lastModified, upstreamCaching: tile.upstreamCaching)
+            if served.isCorruptGzip {
+                return .failure(TileFailure(key: key, error: .undecodable(source: "tile \(key)", reason: "corrupt gzip")))
+            }
+            return .success(.tile(served))
         case .success(.noTile):
             return .success(.noTile)
         case .success(.unavailable(let retryAfter)):

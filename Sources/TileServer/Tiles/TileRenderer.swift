@@ -9,11 +9,13 @@ import TilePNG
 struct TileRenderer {
     let pipeline: TilePipeline
     let logger: Logger
+    /// The layer whose tiles are derived (its format decodes and encodes them: `TileImageCodec`).
+    let layer: Layer
 
     /// The encoder for derived tiles (see `PNGEncoder`'s defaults for the measured trade-off).
     static let encoder = PNGEncoder()
 
-    func derived(_ key: TileKey, layer: Layer) async -> Result<TileOutcome, TileFailure> {
+    func derived(_ key: TileKey) async -> Result<TileOutcome, TileFailure> {
         key.scale == 2 ? await retina(key, layer: layer) : await downscaled(key, layer: layer)
     }
 
@@ -86,8 +88,9 @@ struct TileRenderer {
     }
 
     private func decode(_ tile: ServedTile, from key: TileKey) throws(TileFailure) -> RGBAImage {
+        let format = layer.format
         do {
-            return try PNGDecoder.decode(tile.body)
+            return try TileImageCodec.decode(tile.body, format: format)
         } catch {
             throw TileFailure(key: key, error: .undecodable(source: "tile \(key)", reason: "\(error)"))
         }
@@ -107,7 +110,9 @@ struct TileRenderer {
     private func encode(_ image: RGBAImage, _ key: TileKey, sources: [ServedTile]) throws(TileFailure) -> ServedTile {
         do {
             let modified = sources.allSatisfy { $0.lastModified != nil } ? sources.compactMap(\.lastModified).max() : nil
-            var tile = ServedTile(body: try Self.encoder.encode(image), lastModified: modified)
+            var tile = ServedTile(body: try TileImageCodec.encode(image, format: layer.format, pngEncoder: Self.encoder,
+                                                                    quality: layer.settings.quality),
+                                  lastModified: modified)
             tile.storedAt = sources.compactMap(\.storedAt).min()
             return tile
         } catch {

@@ -82,12 +82,13 @@ extension IndexPage {
         if (image.complete) { finished(image.naturalWidth > 0); }
         return function (suffix) {
           var tile = image.getAttribute("data-tile");
-          state.url = tile + ".png" + suffix;
+          var ext = image.getAttribute("data-ext") || ".png";
+          state.url = tile + ext + suffix;
           state.done = false;
           status.ready = false;
           state.requested++;
           pending = true;
-          image.srcset = tile + "@2x.png" + suffix + " 2x";
+          if (image.getAttribute("data-retina")) { image.srcset = tile + "@2x" + ext + suffix + " 2x"; }
           image.src = state.url;
         };
       }

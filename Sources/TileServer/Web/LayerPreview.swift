@@ -6,7 +6,7 @@ import TileProviders
 struct LayerPreview: Sendable {
     /// The layer's URL name.
     let name: String
-    /// Whether it is the layer of `/{z}/{x}/{y}.png`.
+    /// Whether it is the layer of `/{z}/{x}/{y}.{ext}`.
     let isDefault: Bool
     /// Lowest zoom served.
     let minZoom: Int
@@ -24,6 +24,12 @@ struct LayerPreview: Sendable {
     let variables: [URLTemplateVariable]
     /// Path of its OGC API – Tiles tileset.
     let ogcAPITilesetPath: String
+    /// Its tiles' format.
+    let format: TileFormat
+    /// Whether it has `@2x` tiles (natively, or derived: a format `TileImageCodec` can draw).
+    let hasRetina: Bool
+    /// A vector layer's layer names (`vector_layers` ids) from its metadata.
+    let vectorLayerNames: [String]
 
     /// The preview of `layer`.
     init(layer: Layer) {
@@ -37,13 +43,28 @@ struct LayerPreview: Sendable {
         sourceKind = Self.kind(of: layer.settings.source)
         variables = layer.variables.values.sorted { $0.name < $1.name }
         ogcAPITilesetPath = OGCAPITilesets.path(of: layer, baseURL: "") + "/" + OGCAPIRoute.webMercatorQuad
+        format = layer.format
+        hasRetina = TileImageCodec.canDerive(layer.format) || layer.servesNatively(scale: 2)
+        vectorLayerNames = Self.vectorLayerNames(layer.settings.vectorLayers)
     }
 
+    /// The `id` of each entry of `vector_layers` (JSON text).
+    static func vectorLayerNames(_ json: String?) -> [String] {
+        guard let json, case .array(let items)? = JSONValue(parsing: json) else { return [] }
+        return items.compactMap { item in
+            guard case .object(let members) = item, case .string(let id)? = members.first(where: { $0.0 == "id" })?.1 else { return nil }
+            return id
+        }
+    }
+
+    /// `.png`, `.jpg`…: the extension of its tile URLs, with the dot.
+    var fileExtension: String { "." + format.fileExtension }
+
     /// Path of its tiles with Leaflet's placeholders: `{r}` becomes `@2x` on high-DPI screens.
-    var leafletTemplate: String { "/\(name)/{z}/{x}/{y}{r}.png" }
+    var leafletTemplate: String { "/\(name)/{z}/{x}/{y}\(hasRetina ? "{r}" : "")\(fileExtension)" }
 
     /// Path template of its 256 px tiles, as clients configure it.
-    var tileTemplate: String { "/\(name)/{z}/{x}/{y}.png" }
+    var tileTemplate: String { "/\(name)/{z}/{x}/{y}\(fileExtension)" }
 
     /// Path of the WMTS capabilities, which list every raster layer.
     static let wmtsCapabilitiesPath = "/wmts/1.0.0/WMTSCapabilities.xml"

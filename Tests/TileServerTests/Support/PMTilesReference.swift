@@ -9,8 +9,14 @@ enum PMTilesReference {
         var description: String
     }
 
-    /// Packs the shipped world pyramid into `out`; `maxRootBytes` makes the writer use leaf directories.
-    static func writeWorld(to out: String, maxRootBytes: Int? = nil) throws {
+    /// Packs the shipped world pyramid into `out`; `maxRootBytes` makes the writer use leaf
+    /// directories. Python runs off the Swift-concurrency pool (`offPool`): a test waiting for it
+    /// must not stall other suites' tasks.
+    static func writeWorld(to out: String, maxRootBytes: Int? = nil) async throws {
+        try await offPool { try blockingWriteWorld(to: out, maxRootBytes: maxRootBytes) }
+    }
+
+    private static func blockingWriteWorld(to out: String, maxRootBytes: Int?) throws {
         let check = try run(["-c", "import pmtiles"])
         guard check.status == 0 else {
             throw Unavailable(description: "python3 with the pmtiles package is needed (pip install pmtiles): \(check.output)")
@@ -30,12 +36,6 @@ enum PMTilesReference {
             throw Unavailable(description: "the pmtiles package's answer is not a JSON object: \(output)")
         }
         return object
-    }
-
-    /// `writeWorld` on a Dispatch thread, for async tests: waiting for python must not hold a
-    /// Swift-concurrency thread (the other suites share those).
-    static func writingWorld(to out: String, maxRootBytes: Int? = nil) async throws {
-        try await offPool { try writeWorld(to: out, maxRootBytes: maxRootBytes) }
     }
 
     private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
