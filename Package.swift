@@ -42,6 +42,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // zlib's inflate, for PMTiles' gzip-compressed directories and metadata (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // hiredis, the C client of Redis, for the shared tile tier (Debian: libhiredis-dev).
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // A small blocking Redis client over hiredis (connection, pool, back-off); knows no tiles.
+        .target(name: "Hiredis", dependencies: ["CHiredis"]),
         // libpng's setjmp/longjmp error handling, kept inside C.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
         // PNG codec and RGBA8 image operations.
@@ -62,7 +66,7 @@ let package = Package(
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "Sockets",
+                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "Sockets", "Hiredis",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -92,7 +96,7 @@ let package = Package(
         .testTarget(
             name: "TileServerTests",
             dependencies: [
-                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "Sockets", "TileLayerCLI",
+                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "Sockets", "TileLayerCLI", "Hiredis",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
