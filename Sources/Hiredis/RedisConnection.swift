@@ -24,22 +24,11 @@ public final class RedisConnection: @unchecked Sendable {
             throw .connect("out of memory")
         }
         self.context = context
-        if context.pointee.err != 0 {
-            let error = Self.error(of: context, connecting: true)
-            redisFree(context)
-            throw error
-        }
-        guard redisSetTimeout(context, timeout) == REDIS_OK else {
-            redisFree(context)
-            throw .connect("cannot set the socket timeout")
-        }
-        do {
-            if let password = endpoint.password { _ = try command(["AUTH", password]) }
-            if endpoint.database != 0 { _ = try command(["SELECT", "\(endpoint.database)"]) }
-        } catch {
-            redisFree(context)
-            throw error
-        }
+        // From here a throw runs `deinit`, which frees the context.
+        if context.pointee.err != 0 { throw Self.error(of: context, connecting: true) }
+        guard redisSetTimeout(context, timeout) == REDIS_OK else { throw .connect("cannot set the socket timeout") }
+        if let password = endpoint.password { _ = try command(["AUTH", password]) }
+        if endpoint.database != 0 { _ = try command(["SELECT", "\(endpoint.database)"]) }
     }
 
     deinit { redisFree(context) }
