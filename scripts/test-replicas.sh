@@ -16,11 +16,9 @@
 #   FIGURES=1 scripts/test-replicas.sh
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="$root/scripts/out"
-configuration="${CONFIGURATION:-debug}"
+cd "$(dirname "$0")/.."
+root="$PWD" out="$PWD/scripts/out" configuration="${CONFIGURATION:-debug}"
 mkdir -p "$out"
-cd "$root"
 
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
