@@ -46,14 +46,18 @@ public enum Router {
     }
 
     private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
-        guard let dot = yFile.lastIndex(of: "."), let format = TileFormat(fileExtension: String(yFile[yFile.index(after: dot)...])) else {
+        // "{y}.{ext}" or "{y}@2x.{ext}", read on the UTF-8 view (no per-character walk).
+        let utf8 = yFile.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")),
+              let format = TileFormat(fileExtension: String(Substring(utf8[utf8.index(after: dot)...])))
+        else {
             return .notFound("tiles are served as .png, .jpg, .webp or .pbf (the layer's format)")
         }
-        var yText = yFile[..<dot]
+        var yText = Substring(utf8[..<dot])
         var scale = 1
-        if yText.hasSuffix("@2x") {
+        if yText.utf8.count >= 3 && yText.utf8.suffix(3).elementsEqual("@2x".utf8) {
             scale = 2
-            yText = yText.dropLast(3)
+            yText = Substring(yText.utf8.dropLast(3))
         }
         // Each coordinate read straight from its bytes: no array, no generic integer parsing.
         let z: Int, x: Int, y: Int
