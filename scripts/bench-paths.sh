@@ -19,7 +19,8 @@
 #   7  start-up: exec to the first 200 for /0/0/0.png, median of STARTS starts (nginx alongside)
 #   P  profile of the hot path: perf stat (context switches, CPU per request), strace -c
 #      (syscalls per request), perf record -g on one hot tile
-#   C  callgrind: instructions per request (single-connection client) for tilelayer and nginx
+#   C  instructions (callgrind) and system calls (strace) per request, tilelayer and nginx:
+#      scripts/bench-instructions.sh
 #   8  hot tiles: scripts/bench-http.sh with ROUNDS=$HTTP_ROUNDS DURATION=$HTTP_DURATION
 #
 # Environment (defaults in brackets):
@@ -545,69 +546,12 @@ fi
 
 # --- C: callgrind ----------------------------------------------------------------------------
 
-if want C && command -v valgrind >/dev/null 2>&1; then
-    echo; echo "== C callgrind: instructions per request, $CALLGRIND_REQUESTS requests of /world/0/0/0.png on one keep-alive connection"
-    free_port TLC; free_port NGC
-    sed "s/^  port: .*/  port: $TLC/" "$TMP/tl.yml" >"$TMP/tlc.yml"
-    mkdir -p "$TMP/ngc"
-    cat >"$TMP/ngc.conf" <<EOF
-$user_line
-worker_processes 1; master_process off; daemon off; pid $TMP/ngc/nginx.pid; error_log $TMP/ngc/error.log warn;
-events { worker_connections 1024; }
-http { access_log off; client_body_temp_path $TMP/ngc; proxy_temp_path $TMP/ngc; fastcgi_temp_path $TMP/ngc;
-       uwsgi_temp_path $TMP/ngc; scgi_temp_path $TMP/ngc; types { image/png png; }
-       sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_requests 100000; etag on;
-       open_file_cache max=10000 inactive=60s; open_file_cache_valid 60s;
-       server { listen 127.0.0.1:$NGC; location /world/ { alias $WORLD/; add_header Access-Control-Allow-Origin * always; } } }
-EOF
-    for who in "tilelayer $TLC" "nginx $NGC"; do
-        read -r name port <<<"$who"
-        out="$TMP/callgrind.$name.out"
-        if [[ $name == tilelayer ]]; then
-            # valgrind 3.19 cannot read Swift 6's DWARF 5 (forms strx1/addrx): a copy without
-            # debug info keeps the symbol table, so functions are still named.
-            objcopy --strip-debug "$TILELAYER" "$TMP/tilelayer-nodebug"
-            cmd=("$TMP/tilelayer-nodebug" serve --config "$TMP/tlc.yml" --port "$TLC")
-        else
-            cmd=("$NGINX" -p "$TMP/ngc" -c "$TMP/ngc.conf" -e "$TMP/ngc/error.log")
-        fi
-        valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out" "${cmd[@]}" >"$TMP/callgrind-$name.log" 2>&1 &
-        vpid=$!; PIDS+=("$vpid")
-        if ! (wait_ready "callgrind-$name" "$vpid" "http://127.0.0.1:$port/world/0/0/0.png" 180) 2>/dev/null; then
-            echo "   $name: did not run under valgrind ($(valgrind --version)): $(grep -m1 -E "INTERNAL ERROR|can't recover|Giving up" "$TMP/callgrind-$name.log" || echo see log)"
-            echo "   (valgrind 3.19 cannot read Swift 6's DWARF 5 and, on a debug-stripped copy, crashes in libdispatch's signal thread)"
-            note "$(printf '%-28s | %-34s | %s' "C callgrind" "$name" "not feasible with $(valgrind --version)")"
-            stop_pid "$vpid"; continue
-        fi
-        python3 "$BENCH/seq-client.py" "$port" "$P/one" 200 >/dev/null      # warm: cache, code paths
-        callgrind_control -i on "$vpid" >/dev/null
-        seq=$(python3 "$BENCH/seq-client.py" "$port" "$P/one" "$CALLGRIND_REQUESTS")
-        callgrind_control -i off "$vpid" >/dev/null
-        callgrind_control -d "$vpid" >/dev/null
-        sleep 1
-        out=$(ls -t "$out"* | head -n 1 || true)
-        stop_pid "$vpid"
-        total=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
-        echo "   $name: $seq"
-        echo "   $name: $total instructions (user space) / $CALLGRIND_REQUESTS = $(( total / CALLGRIND_REQUESTS )) per request"
-        note "$(printf '%-28s | %-34s | %s' "C callgrind" "$name" "$(( total / CALLGRIND_REQUESTS )) instructions/request (user space)")"
-        echo "   $name: share by object (self instructions):"
-        callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | python3 -c '
-import re, sys, collections
-tot = 0; by = collections.Counter()
-for line in sys.stdin:
-    m = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$", line)
-    if not m or "PROGRAM TOTALS" in line: continue
-    n = int(m.group(1).replace(",", "")); rest = m.group(2)
-    o = re.search(r"\[([^\]]+)\]\s*$", rest)
-    obj = o.group(1).rsplit("/", 1)[-1] if o else "?"
-    by[obj] += n; tot += n
-for obj, n in by.most_common(8):
-    print(f"      {100 * n / tot:5.1f}%  {obj}")
-'
-        echo "   $name: top functions (self):"
-        callgrind_annotate --inclusive=no "$out" 2>/dev/null | grep -E '^ *[0-9,]+ +\(' | grep -v 'PROGRAM TOTALS' | head -n 15 \
-            | { swift demangle --simplified 2>/dev/null || cat; } | cut -c1-160 | sed 's/^/      /' || true
+if want C; then
+    echo; echo "== C instructions and system calls per request: scripts/bench-instructions.sh (COUNT=$CALLGRIND_REQUESTS)"
+    COUNT=$CALLGRIND_REQUESTS TILELAYER="$TILELAYER" "$SCRIPT_DIR/bench-instructions.sh" 2>&1 | tee "$TMP/instructions.txt" | sed 's/^/   /'
+    for name in tilelayer nginx; do
+        line=$(awk -v n="$name" '$1 == n && NF == 3 { print $2 " instructions/request, " $3 " syscalls/request" }' "$TMP/instructions.txt")
+        note "$(printf '%-28s | %-34s | %s' "C instructions" "$name" "${line:-see the output above}")"
     done
 fi
 

@@ -26,12 +26,10 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     /// The events registered with the loop now (nil before registration).
     private var interest: IOEvents?
     private var closed = false
-    /// The Date line and access log of this connection's loop (one each per loop: nothing
-    /// shared between loops).
+    /// The Date line, access log, request series and read buffer of this connection's loop
+    /// (one each per loop: nothing shared between loops).
     private let context: HTTPLoopContext
 
-    /// Bytes read per `read` call.
-    private static let readChunk = 16384
     /// Reads per readiness event, so one busy client cannot hold its loop.
     private static let readsPerEvent = 4
 
@@ -113,23 +111,20 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     // MARK: Reading and writing
 
     private func readInput() {
+        let buffer = context.readBuffer
         for _ in 0 ..< Self.readsPerEvent where machine.wantsRead && !closed {
             var last = 0
-            let action: HTTPConnectionStateMachine.Action? = withUnsafeTemporaryAllocation(
-                byteCount: Self.readChunk, alignment: 1
-            ) { buffer in
-                switch socket.read(into: buffer) {
-                case .bytes(let n):
-                    last = n
-                    return machine.bytesRead(UnsafeRawBufferPointer(rebasing: buffer[..<n]), now: Monotonic.nanoseconds)
-                case .wouldBlock: return nil
-                case .endOfFile: return machine.inputEnded(now: Monotonic.nanoseconds)
-                case .failed: return machine.connectionFailed()
-                }
+            let action: HTTPConnectionStateMachine.Action
+            switch socket.read(into: buffer) {
+            case .bytes(let n):
+                last = n
+                action = machine.bytesRead(UnsafeRawBufferPointer(rebasing: buffer[..<n]), now: Monotonic.nanoseconds)
+            case .wouldBlock: return
+            case .endOfFile: action = machine.inputEnded(now: Monotonic.nanoseconds)
+            case .failed: action = machine.connectionFailed()
             }
-            guard let action else { break }
             run(action)
-            if last < Self.readChunk { break }
+            if last < buffer.count { break }
         }
     }
 

@@ -1,12 +1,23 @@
-/// What each event loop keeps for its connections: the Date line, the access log and the
-/// request series.
-final class HTTPLoopContext: Sendable {
+/// What each event loop keeps for its connections: the Date line, the access log, the request
+/// series, and the buffer sockets are read into.
+final class HTTPLoopContext: @unchecked Sendable {
+    // `@unchecked Sendable`: `readBuffer` is used only on the loop's own thread, by one
+    // connection at a time (a read is copied into the connection's parser before the next).
     let dateCache = HTTPDateCache()
     let accessLog: HTTPAccessLog?
     let metrics: HTTPLoopMetrics
+    /// Where a connection of this loop reads its socket into (one per loop, not per connection:
+    /// an idle connection holds no read buffer).
+    let readBuffer: UnsafeMutableRawBufferPointer
+
+    /// Bytes of `readBuffer`: the most one read takes.
+    static let readChunk = 16384
 
     init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics) {
         self.accessLog = accessLog
         self.metrics = metrics
+        readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
     }
+
+    deinit { readBuffer.deallocate() }
 }
