@@ -47,6 +47,10 @@ let package = Package(
         // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev) and libwebp (Debian: libwebp-dev).
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // hiredis, the C client of Redis, for the shared tile tier (Debian: libhiredis-dev).
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // A small blocking Redis client over hiredis (connection, pool, back-off); knows no tiles.
+        .target(name: "Hiredis", dependencies: ["CHiredis"]),
         // libpng's setjmp/longjmp error handling, kept inside C.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
         // PNG codec and RGBA8 image operations.
@@ -69,7 +73,7 @@ let package = Package(
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "Sockets",
+                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "Sockets", "Hiredis",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -100,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "TileServerTests",
             dependencies: [
-                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "Sockets", "TileLayerCLI",
+                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "Sockets", "TileLayerCLI", "Hiredis",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

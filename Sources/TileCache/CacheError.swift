@@ -8,6 +8,8 @@ public enum CacheError: Error, Sendable, Hashable, CustomStringConvertible {
     case diskIO(path: String, operation: String, errno: Int32)
     /// A disk-tier file failed its header or checksum test (it has been deleted).
     case corrupt(path: String, reason: String)
+    /// A cache shared by several servers (the Redis tier) could not be reached to clear it.
+    case sharedTierUnreachable(reason: String)
 
     /// A message for the log.
     public var description: String {
@@ -18,6 +20,8 @@ public enum CacheError: Error, Sendable, Hashable, CustomStringConvertible {
             "cannot \(operation) \(path): \(String(cString: strerror(code))) (check the folder's owner, mode and free space)"
         case .corrupt(let path, let reason):
             "corrupt cache file \(path) (\(reason)); deleted, the tile is fetched again"
+        case .sharedTierUnreachable(let reason):
+            "the shared cache could not be cleared: \(reason) (the other replicas may still serve the old tiles from it; clear again once it answers)"
         }
     }
 }

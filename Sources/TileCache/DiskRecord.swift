@@ -38,7 +38,7 @@ public struct DiskRecord: Sendable, Equatable {
     private static let unknownTime = Int64.min
 
     /// The whole file: header and body.
-    func encoded() -> [UInt8] {
+    public func encoded() -> [UInt8] {
         var bytes = Self.magic
         bytes.reserveCapacity(Self.headerSize + body.count)
         bytes += [kind.rawValue, 0, 0, 0]
@@ -52,7 +52,7 @@ public struct DiskRecord: Sendable, Equatable {
     }
 
     /// The record in `bytes`, or why they are not one.
-    static func decode(_ bytes: [UInt8]) -> Result<DiskRecord, DecodeProblem> {
+    public static func decode(_ bytes: [UInt8]) -> Result<DiskRecord, DecodeProblem> {
         guard bytes.count >= headerSize else { return .failure(.init("\(bytes.count) bytes, shorter than the header")) }
         guard Array(bytes[0 ..< 4]) == magic else { return .failure(.init("bad magic")) }
         guard let kind = Kind(rawValue: bytes[4]) else { return .failure(.init("unknown kind \(bytes[4])")) }
@@ -73,8 +73,9 @@ public struct DiskRecord: Sendable, Equatable {
     }
 
     /// Why bytes are not a record.
-    struct DecodeProblem: Error {
-        let reason: String
+    public struct DecodeProblem: Error {
+        /// What did not match.
+        public let reason: String
         init(_ reason: String) { self.reason = reason }
     }
 

@@ -58,9 +58,13 @@ public enum TileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The format whose URL extension is exactly `fileExtension` (`png`, `jpg`, `jpeg`, `webp`, `pbf`, `mvt`).
     public init?(fileExtension: String) {
-        guard let format = Self.allCases.first(where: { $0.fileExtensions.contains(fileExtension) }) else { return nil }
+        guard let format = Self.byExtension[fileExtension] else { return nil }
         self = format
     }
+
+    /// Every extension's format, made once (a tile request looks its extension up here).
+    private static let byExtension: [String: TileFormat] = Dictionary(
+        allCases.flatMap { format in format.fileExtensions.map { ($0, format) } }, uniquingKeysWith: { first, _ in first })
 
     /// The format a path or URL template's file extension names (`{z}/{x}/{y}.jpg`, a query
     /// string ignored); nil when it has none this enum knows.

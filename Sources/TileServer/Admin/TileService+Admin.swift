@@ -30,7 +30,7 @@ extension TileService {
         if !scope.isEverything { matches = { @Sendable (key: TileKey) -> Bool in scope.contains(key.tile) } }
         let result = pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: name))
         if case .failure(let error) = result {
-            return errorAnswer(.internalError("layer \"\(name)\": the disk cache could not be cleared (\(error)); see the server log"),
+            return errorAnswer(.internalError("layer \"\(name)\": the cache could not be cleared (\(error)); see the server log"),
                                to: request)
         }
         logger.notice("cache cleared", metadata: ["layer": "\(name)", "query": "\(request.query ?? "")"])

@@ -56,6 +56,7 @@ public struct Configuration: Sendable, Equatable {
         }
         try LayerSettings.checkNames(layers, file: file)
         try LayerSettings.checkReferences(layers, file: file)
+        try RedisCacheSettings.checkLayers(layers, server: server, file: file)
         return Configuration(file: file, server: server, layers: layers)
     }
 }

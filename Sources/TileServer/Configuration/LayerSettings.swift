@@ -18,11 +18,14 @@ public struct LayerCacheSettings: Sendable, Equatable {
     public var memory: Bool?
     /// Folder of the disk tier, or nil for none.
     public var disk: String?
+    /// Use the shared Redis tier (`server.cache.redis`); nil or false: not.
+    public var redis: Bool?
 
     /// No preference.
-    public init(memory: Bool? = nil, disk: String? = nil) {
+    public init(memory: Bool? = nil, disk: String? = nil, redis: Bool? = nil) {
         self.memory = memory
         self.disk = disk
+        self.redis = redis
     }
 }
 

@@ -20,6 +20,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var adminToken: String?
     /// Bytes of tiles kept in memory.
     public var cacheMemoryBytes = 256 << 20
+    /// The shared Redis tier (`cache.redis`), if any.
+    public var redis: RedisCacheSettings?
     /// Connection limit.
     public var maxConnections = 10_000
     /// Request-line limit, bytes.

@@ -46,28 +46,51 @@ public enum Router {
     }
 
     private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
-        guard let dot = yFile.lastIndex(of: "."), let format = TileFormat(fileExtension: String(yFile[yFile.index(after: dot)...])) else {
+        // "{y}.{ext}" or "{y}@2x.{ext}", read on the UTF-8 view (no per-character walk).
+        let utf8 = yFile.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")),
+              let format = TileFormat(fileExtension: String(Substring(utf8[utf8.index(after: dot)...])))
+        else {
             return .notFound("tiles are served as .png, .jpg, .webp or .pbf (the layer's format)")
         }
-        var yText = yFile[..<dot]
+        var yText = Substring(utf8[..<dot])
         var scale = 1
-        if yText.hasSuffix("@2x") {
+        if yText.utf8.count >= 3 && yText.utf8.suffix(3).elementsEqual("@2x".utf8) {
             scale = 2
-            yText = yText.dropLast(3)
+            yText = Substring(yText.utf8.dropLast(3))
         }
-        var numbers: [Int] = []
-        for (name, text) in [("z", Substring(zText)), ("x", Substring(xText)), ("y", yText)] {
-            // x outside [0, 2^z) wraps (the map repeats east and west), so x may be negative.
-            let digits = name == "x" && text.hasPrefix("-") ? text.dropFirst() : text
-            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                return .badRequest("\(name) \"\(text)\" is not a number")
-            }
-            guard digits.count <= maxCoordinateDigits, let value = Int(text) else {
-                return .notFound("\(name) \(text) is out of range")
-            }
-            numbers.append(value)
+        // Each coordinate read straight from its bytes: no array, no generic integer parsing.
+        let z: Int, x: Int, y: Int
+        switch (coordinate("z", Substring(zText)), coordinate("x", Substring(xText), signed: true), coordinate("y", yText)) {
+        case (.success(let zValue), .success(let xValue), .success(let yValue)): (z, x, y) = (zValue, xValue, yValue)
+        case (.failure(let refusal), _, _), (_, .failure(let refusal), _), (_, _, .failure(let refusal)): return refusal.match
         }
-        return .route(.tile(TileRoute(layer: layer, z: numbers[0], x: numbers[1], y: numbers[2], scale: scale, format: format)))
+        return .route(.tile(TileRoute(layer: layer, z: z, x: x, y: y, scale: scale, format: format)))
+    }
+
+    /// Why a coordinate is refused: not a number (400) or too long (404).
+    private struct CoordinateRefusal: Error {
+        let match: RouteMatch
+    }
+
+    /// A tile coordinate's value: decimal digits (and, when `signed`, a leading "-": x outside
+    /// [0, 2^z) wraps, the map repeats east and west), at most `maxCoordinateDigits` of them.
+    private static func coordinate(_ name: String, _ text: Substring, signed: Bool = false) -> Result<Int, CoordinateRefusal> {
+        var digits = text.utf8[...]
+        let negative = signed && digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+            value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text)\" is not a number")))
+        }
+        guard digits.count <= maxCoordinateDigits else {
+            return .failure(CoordinateRefusal(match: .notFound("\(name) \(text) is out of range")))
+        }
+        return .success(negative ? -value : value)
     }
 
     private static func startsWithLetter(_ text: String) -> Bool {

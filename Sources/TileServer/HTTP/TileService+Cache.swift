@@ -32,6 +32,7 @@ extension TileService {
     /// calls it as back-pressure and before it exits.
     public func waitForCacheWrites(below limit: Int = 0) async {
         await pipeline.waitForDiskWrites(below: limit)
+        if limit == 0 { await pipeline.waitForSharedWrites() }
     }
 }
 

@@ -2,16 +2,23 @@ import Synchronization
 import TileHTTP
 
 extension TileService {
-    /// `/readyz`: 200 `ready` while the service takes traffic (every layer was built before it
-    /// started), 503 once it drains for a shutdown, so a load balancer or Kubernetes stops
-    /// sending new requests while the ones in flight finish. `/healthz` stays liveness only.
+    /// `/readyz`: 200 `ready: N layers` while the service takes traffic and every layer's source
+    /// answers (every layer was built before the service started; `LayerReadiness` checks its
+    /// files are still there), 503 naming the layers that cannot serve, and 503 once it drains
+    /// for a shutdown, so a load balancer or Kubernetes stops sending new requests while the
+    /// ones in flight finish. `/healthz` stays liveness only. Runs on a worker (it stats files).
     func readinessAnswer() -> HTTPResponse {
-        let layers = state.layers.layers.count
+        let headers: HTTPHeaders = [.cacheControl: "no-store"]
         if draining.load(ordering: .relaxed) {
             return HTTPResponse.text(.serviceUnavailable, "shutting down: not taking new requests",
                                      headers: [.cacheControl: "no-store", .retryAfter: "1"])
         }
-        return HTTPResponse.text(.ok, "ready: \(layers) layers", headers: [.cacheControl: "no-store"])
+        let layers = state.layers.layers
+        let problems = layers.compactMap { layer in LayerReadiness.problem(of: layer).map { "layer \"\(layer.name)\": \($0)" } }
+        guard problems.isEmpty else {
+            return HTTPResponse.text(.serviceUnavailable, "not ready: " + problems.joined(separator: "; "), headers: headers)
+        }
+        return HTTPResponse.text(.ok, "ready: \(layers.count) layers", headers: headers)
     }
 
     /// Marks the service as draining (a shutdown began): `/readyz` answers 503 from now on.

@@ -68,7 +68,8 @@ public final class TileService: HTTPResponder {
         pipeline = TilePipeline(cache: MemoryCache(capacity: budget.tiles), decodedTiles: MemoryCache(capacity: budget.decodedTiles),
                                 logger: logger,
                                 metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory),
-                                workers: workers)
+                                workers: workers,
+                                redis: state.server.redis.map { RedisTileTier(settings: $0, metrics: RedisMetrics(factory: factory), logger: logger) })
         cacheGauges = CacheGauges(registry: registry)
     }
 
@@ -98,14 +99,14 @@ public final class TileService: HTTPResponder {
     /// The answer when it needs no wait; nil when the request must go to the workers.
     func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
         switch route {
-        case .index, .asset, .health, .readiness, .tileJSONIndex, .tileJSON, .metrics, .camera:
+        case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics, .camera:
             // Memory and arithmetic only (the camera API computes; it reads no tile).
             return answer(request, route, completion: { _ in })
         case .tile(let tile):
             return tileResponseWithoutWaiting(request, tile)
         case .wmts, .ogcAPI:
             return ogcResponseWithoutWaiting(request, route)
-        case .staticMap, .clearCache, .reload:
+        case .staticMap, .clearCache, .reload, .readiness:  // readiness stats the layers' files
             return nil
         }
     }

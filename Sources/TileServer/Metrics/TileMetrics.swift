@@ -29,6 +29,11 @@ public enum TileMetrics {
     static let cacheCapacity = "tilelayer_cache_capacity_bytes"
     static let providerCalls = "tilelayer_provider_calls_total"
     static let renders = "tilelayer_renders_total"
+    static let redisHits = "tilelayer_redis_hits_total"
+    static let redisMisses = "tilelayer_redis_misses_total"
+    static let redisStored = "tilelayer_redis_stored_total"
+    static let redisCorrupt = "tilelayer_redis_corrupt_total"
+    static let redisErrors = "tilelayer_redis_errors_total"
 
     /// A swift-metrics factory over `registry`, with tilelayer's latency buckets for timers.
     public static func makeFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
@@ -60,6 +65,11 @@ public enum TileMetrics {
         cacheCapacity: "Capacity of the memory cache, bytes.",
         providerCalls: "Native tile requests made to a layer's source, by layer.",
         renders: "Derived tiles (@2x, downscaled) made, by layer.",
+        redisHits: "Memory misses answered from the shared Redis tier, by layer.",
+        redisMisses: "Memory misses the shared Redis tier did not hold (or held expired), by layer.",
+        redisStored: "Tiles and no-tile answers written to the shared Redis tier, by layer.",
+        redisCorrupt: "Values in the shared Redis tier that failed their header or checksum test (deleted, refetched), by layer.",
+        redisErrors: "Redis commands that failed, by kind (connect, timeout, io, protocol, server, backoff, dropped).",
         UpstreamMetrics.requestsName: "Requests sent to upstream tile servers, by layer.",
         UpstreamMetrics.failuresName: "Failed upstream requests, by layer and kind (timeout, connect, status5xx, other).",
     ]

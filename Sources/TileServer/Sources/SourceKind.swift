@@ -32,6 +32,10 @@ public protocol ConfiguredSource: Sendable {
     /// the source's key path.
     func checkReferences(in layers: [String: SourceSettings], key: String, file: String) throws(ConfigurationError)
 
+    /// Why the built source cannot serve now, for `/readyz` (its folder or file went away or
+    /// became unreadable); nil when it can. Blocking (`stat`, `access`): called on a worker.
+    func readinessProblem() -> String?
+
     /// The provider and what the source knows of the layer. Throw a `ConfigurationError`
     /// (`context.error(…)`), or a `TileProviderError`, which becomes one at `source`.
     func build(in context: SourceBuildContext) throws -> BuiltSource
@@ -47,6 +51,9 @@ extension ConfiguredSource {
     public func tilesChange(over members: [Layer]) -> Bool { false }
     /// The same source: the format does not change where it looks.
     public func adopting(format: TileFormat) -> any ConfiguredSource { self }
+    /// None known: generated tiles and custom sources always answer, an upstream is not probed
+    /// (it may fail a moment and come back: its tiles are then 503s or stale copies).
+    public func readinessProblem() -> String? { nil }
     /// Nothing to check.
     public func checkReferences(in layers: [String: SourceSettings], key: String, file: String) throws(ConfigurationError) {}
 }

@@ -2,27 +2,35 @@ import Logging
 import TileCache
 
 extension TilePipeline {
-    /// A memory miss: the layer's disk tier when it has a fresh copy, else the source; a tile or
-    /// "no tile" the source gives is then written to disk (queued, off the request's path). When
-    /// the source fails or has the tile "not available now" and an expired copy is at hand (the
-    /// memory entry that `expired` is, else the disk's), that copy is served stale (RFC 5861
-    /// `stale-if-error`) with its age, and logged.
+    /// A memory miss: the shared Redis tier (layers with `cache.redis`), then the layer's disk
+    /// tier, when one has a fresh copy, else the source; a tile or "no tile" the disk or the
+    /// source gives is then written to Redis, and one the source gives to disk (queued, off the
+    /// request's path). When the source fails or has the tile "not available now" and an
+    /// expired copy is at hand (the memory entry that `expired` is, else Redis's or the disk's),
+    /// that copy is served stale (RFC 5861 `stale-if-error`) with its age, and logged.
     func fill(
         _ key: TileKey, layer: Layer, counters: LayerMetrics?, expired: CachedOutcome? = nil,
         completion: @escaping Completion
     ) -> Result<TileOutcome, TileFailure>? {
-        var copy = expired
-        var write: (@Sendable (TileOutcome) -> Void)?
+        let shared = sharedTier(key, layer: layer)
+        if let fresh = shared.fresh { return .success(fresh) }
+        var copy = expired ?? shared.expired
+        var write = shared.write
         if let tier = layer.diskTier {
             register(tier)
             switch tier.lookup(key, maxAge: layer.settings.ttl ?? layer.settings.maxAge, logger: logger) {
-            case .fresh(let outcome): return .success(outcome)
+            case .fresh(let outcome):
+                write?(outcome)
+                return .success(outcome)
             case .expired(let record): copy = copy ?? CachedOutcome(record.outcome, now: record.storedAt)
             case .none: break
             }
             let generation = tier.generation
             let writer = layer.build
-            write = { [logger] outcome in tier.storeLater(outcome, for: key, generation: generation, writer: writer, logger: logger) }
+            write = { [logger, write] outcome in
+                write?(outcome)
+                tier.storeLater(outcome, for: key, generation: generation, writer: writer, logger: logger)
+            }
         }
         guard copy != nil || write != nil else { return produce(key, layer: layer, counters: counters, completion: completion) }
         let stale = copy
@@ -83,7 +91,8 @@ extension TilePipeline {
     }
 
     /// Drops the cached answers of `layer` for which `matches` holds (all when nil), and those
-    /// of the composites drawn from it (`dependents`). Disk first (a clear waits for the tier's
+    /// of the composites drawn from it (`dependents`); in the shared Redis tier, the whole layer
+    /// moves to a new generation (a failure to reach Redis is reported, the rest is cleared). Disk first (a clear waits for the tier's
     /// queued writes, and writes queued before it are dropped), then memory: a full clear moves
     /// the layer to a new generation, a partial one retires the matching entries and fills. Fills
     /// in progress reach their waiters but are not stored, so no answer after this returns
@@ -93,6 +102,8 @@ extension TilePipeline {
         layer: Layer, where matches: (@Sendable (TileKey) -> Bool)? = nil, dependents: [Layer] = []
     ) -> Result<Int?, CacheError> {
         var result = clearDisk(layer.diskTier, where: matches)
+        // Redis keeps no index by tile: a partial clear moves the whole layer to a new generation there.
+        if case .failure(let error) = clearSharedTier(of: layer), case .success = result { result = .failure(error) }
         layer.openFiles?.removeAll(where: matches)
         if matches == nil { layer.countClear() }
         removeFromMemory(layer: layer.name, where: matches)

@@ -33,11 +33,14 @@ final class TilePipeline: Sendable {
 
     /// Where sources that may block are called from async code (renders).
     let workers: WorkerPool
+    /// The shared Redis tier (`server.cache.redis`), for the layers that opt in.
+    let redis: RedisTileTier?
 
     init(
         cache: MemoryCache<TileKey, CachedOutcome>, decodedTiles: MemoryCache<String, RGBAImage>, logger: Logger,
-        metrics: PipelineMetrics = PipelineMetrics(), workers: WorkerPool = WorkerPool()
+        metrics: PipelineMetrics = PipelineMetrics(), workers: WorkerPool = WorkerPool(), redis: RedisTileTier? = nil
     ) {
+        self.redis = redis
         self.cache = cache
         self.decodedTiles = decodedTiles
         self.logger = logger

@@ -30,6 +30,9 @@ public struct DirectorySource: ConfiguredSource, Equatable {
         return adopted
     }
 
+    /// The folder is there and readable.
+    public func readinessProblem() -> String? { LayerReadiness.problem(at: path, folder: true) }
+
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
         var built = BuiltSource(source: .sync(DirectoryTileProvider(root: path, template: try DirectoryPathTemplate(template))))
         built.format = TileFormat(pathExtensionOf: template).map { SourceFormat($0, from: "the path template \"\(template)\"") }

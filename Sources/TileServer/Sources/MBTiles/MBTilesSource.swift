@@ -12,6 +12,9 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
 
     public var summary: String { "MBTiles" }
 
+    /// The file is there and readable.
+    public func readinessProblem() -> String? { LayerReadiness.problem(at: path, folder: false) }
+
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
         let provider = try MBTilesTileProvider(path: path)
         return BuiltSource(

@@ -13,6 +13,9 @@ public struct PMTilesSource: ConfiguredSource, Equatable {
 
     public var summary: String { "PMTiles" }
 
+    /// The file is there and readable.
+    public func readinessProblem() -> String? { LayerReadiness.problem(at: path, folder: false) }
+
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
         let provider = try PMTilesTileProvider(path: path)
         let format: SourceFormat?
