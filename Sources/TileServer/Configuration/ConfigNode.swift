@@ -2,17 +2,26 @@ import Yams
 
 /// A YAML node with its key path and file, and typed accessors that fail with a
 /// `ConfigurationError` naming the file, the key and what was expected.
-struct ConfigNode {
+public struct ConfigNode {
     let node: Node
-    let key: String
-    let file: String
+    /// Its key path ("layers[0].source").
+    public let key: String
+    /// The configuration file.
+    public let file: String
 
-    func error(_ message: String) -> ConfigurationError {
+    init(node: Node, key: String, file: String) {
+        self.node = node
+        self.key = key
+        self.file = file
+    }
+
+    /// An error naming this node's file, line and key.
+    public func error(_ message: String) -> ConfigurationError {
         ConfigurationError(file: file, key: key, line: node.mark.map { $0.line }, message: message)
     }
 
     /// The entries of a mapping; a key not in `allowed` is an error (no silent typos).
-    func mapping(allowed: [String]) throws(ConfigurationError) -> [String: ConfigNode] {
+    public func mapping(allowed: [String]) throws(ConfigurationError) -> [String: ConfigNode] {
         guard case .mapping(let mapping) = node else { throw error("expected a mapping (key: value)") }
         var result: [String: ConfigNode] = [:]
         for (keyNode, value) in mapping {
@@ -28,7 +37,7 @@ struct ConfigNode {
     }
 
     /// The entries of a mapping whose keys are free (variables, headers).
-    func freeMapping() throws(ConfigurationError) -> [(String, ConfigNode)] {
+    public func freeMapping() throws(ConfigurationError) -> [(String, ConfigNode)] {
         guard case .mapping(let mapping) = node else { throw error("expected a mapping (key: value)") }
         var result: [(String, ConfigNode)] = []
         for (keyNode, value) in mapping {
@@ -38,17 +47,20 @@ struct ConfigNode {
         return result
     }
 
-    func sequence() throws(ConfigurationError) -> [ConfigNode] {
+    /// The items of a list.
+    public func sequence() throws(ConfigurationError) -> [ConfigNode] {
         guard case .sequence(let items) = node else { throw error("expected a list") }
         return items.enumerated().map { ConfigNode(node: $1, key: "\(key)[\($0)]", file: file) }
     }
 
-    func string() throws(ConfigurationError) -> String {
+    /// A text value.
+    public func string() throws(ConfigurationError) -> String {
         guard case .scalar(let scalar) = node else { throw error("expected a text value") }
         return scalar.string
     }
 
-    func int(in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+    /// A whole number in `range`.
+    public func int(in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard case .scalar = node, let value = node.int else { throw error("expected a whole number") }
         guard range.contains(value) else {
             throw error("\(value) is out of range (\(range.lowerBound)…\(range.upperBound))")
@@ -56,7 +68,8 @@ struct ConfigNode {
         return value
     }
 
-    func double(in range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+    /// A number in `range`.
+    public func double(in range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
         guard case .scalar = node, let value = node.float, value.isFinite else { throw error("expected a number") }
         guard range.contains(value) else {
             throw error("\(value) is out of range (\(range.lowerBound)…\(range.upperBound))")
@@ -64,18 +77,21 @@ struct ConfigNode {
         return value
     }
 
-    func bool() throws(ConfigurationError) -> Bool {
+    /// `true` or `false`.
+    public func bool() throws(ConfigurationError) -> Bool {
         guard case .scalar = node, let value = node.bool else { throw error("expected true or false") }
         return value
     }
 
-    func strings() throws(ConfigurationError) -> [String] {
+    /// A list of text values.
+    public func strings() throws(ConfigurationError) -> [String] {
         var result: [String] = []
         for item in try sequence() { result.append(try item.string()) }
         return result
     }
 
-    func doubles(count: Int) throws(ConfigurationError) -> [Double] {
+    /// A list of `count` numbers.
+    public func doubles(count: Int) throws(ConfigurationError) -> [Double] {
         let items = try sequence()
         guard items.count == count else { throw error("expected a list of \(count) numbers") }
         var result: [Double] = []

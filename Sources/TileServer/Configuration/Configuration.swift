@@ -55,7 +55,7 @@ public struct Configuration: Sendable, Equatable {
             layers.append(try LayerSettings(node: item, baseFolder: folder, registry: registry))
         }
         try LayerSettings.checkNames(layers, file: file)
-        try LayerSettings.checkComposites(layers, file: file)
+        try LayerSettings.checkReferences(layers, file: file)
         try RedisCacheSettings.checkLayers(layers, server: server, file: file)
         return Configuration(file: file, server: server, layers: layers)
     }

@@ -24,10 +24,7 @@ extension LayerSettings {
             let text = try value.string()
             guard let named = TileFormat(name: text) else { throw value.error("\"\(text)\" is not one of png, jpg, webp, pbf") }
             format = named
-            // A directory without its own template finds files with the format's extension.
-            if case .directory(let path, _) = source, case .mapping(let fields) = sourceNode.node, fields["template"] == nil {
-                source = .directory(path: path, template: "{z}/{x}/{y}." + named.fileExtension)
-            }
+            source = SourceSettings(source.value.adopting(format: named))
         }
         if let value = keys["quality"] { quality = try value.int(in: 1 ... 100) }
         if let value = keys["default"] { isDefault = try value.bool() }
@@ -55,7 +52,7 @@ extension LayerSettings {
         if let value = keys["description"] { description = try value.string() }
         if let tiers = try keys["cache"]?.mapping(allowed: ["memory", "disk", "redis"]) {
             if let value = tiers["memory"] { cache.memory = try value.bool() }
-            if let value = tiers["disk"] { cache.disk = SourceSettings.resolve(try value.string(), against: baseFolder) }
+            if let value = tiers["disk"] { cache.disk = ConfigNode.resolve(try value.string(), against: baseFolder) }
             if let value = tiers["redis"] { cache.redis = try value.bool() }
         }
     }
@@ -91,20 +88,11 @@ extension LayerSettings {
 }
 
 extension LayerSettings {
-    /// Every composite member names another, non-composite layer.
-    static func checkComposites(_ layers: [LayerSettings], file: String) throws(ConfigurationError) {
-        let kinds = Dictionary(uniqueKeysWithValues: layers.map { ($0.name, $0.source) })
+    /// What each source refers to exists (a composite's members).
+    static func checkReferences(_ layers: [LayerSettings], file: String) throws(ConfigurationError) {
+        let sources = Dictionary(uniqueKeysWithValues: layers.map { ($0.name, $0.source) })
         for (index, layer) in layers.enumerated() {
-            guard case .composite(let members) = layer.source else { continue }
-            for (memberIndex, member) in members.enumerated() {
-                let key = "layers[\(index)].source.layers[\(memberIndex)].layer"
-                guard let source = kinds[member.layer] else {
-                    throw ConfigurationError(file: file, key: key, message: "no layer named \"\(member.layer)\"")
-                }
-                if case .composite = source {
-                    throw ConfigurationError(file: file, key: key, message: "a composite cannot contain another composite (\(member.layer))")
-                }
-            }
+            try layer.source.value.checkReferences(in: sources, key: "layers[\(index)].source", file: file)
         }
     }
 }

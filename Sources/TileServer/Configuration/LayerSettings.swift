@@ -12,43 +12,6 @@ public enum EmptyTileAnswer: String, Sendable, Equatable {
     case transparent
 }
 
-/// Where a layer's tiles come from (`source:`).
-public enum SourceSettings: Sendable, Equatable {
-    /// Files under `path` located by `template`.
-    case directory(path: String, template: String)
-    /// An MBTiles 1.3 file.
-    case mbtiles(path: String)
-    /// A local PMTiles v3 archive.
-    case pmtiles(path: String)
-    /// A PMTiles v3 archive over HTTP(S), read with Range requests.
-    case remotePMTiles(url: String)
-    /// The URL-constructor resolver: a `file://` or `http(s)://` template.
-    case url(URLSourceSettings)
-    /// Generated tiles showing their coordinates.
-    case debug
-    /// Other layers stacked by zIndex with opacity.
-    case composite([CompositeMember])
-    /// A provider type registered by a Swift user, with its scalar options.
-    case custom(type: String, options: [String: String])
-}
-
-/// One layer of a composite.
-public struct CompositeMember: Sendable, Equatable {
-    /// The member layer's name.
-    public var layer: String
-    /// Drawing order: lower first.
-    public var zIndex: Int
-    /// 0 (invisible) … 1 (opaque).
-    public var opacity: Double
-
-    /// A member.
-    public init(layer: String, zIndex: Int = 0, opacity: Double = 1) {
-        self.layer = layer
-        self.zIndex = zIndex
-        self.opacity = opacity
-    }
-}
-
 /// Per-layer cache tiers (`cache:`).
 public struct LayerCacheSettings: Sendable, Equatable {
     /// Keep tiles in the shared memory cache; nil chooses by source kind.

@@ -64,7 +64,7 @@ public final class Layer: Sendable {
     ) {
         self.build = TileGeneration.nextBuild()
         self.members = members
-        self.memoryLifetime = settings.ttl ?? (Self.sourceChanges(settings.source, members: members) ? settings.maxAge : nil)
+        self.memoryLifetime = settings.ttl ?? (settings.source.value.tilesChange(over: members) ? settings.maxAge : nil)
         self.settings = settings
         self.configured = configured ?? settings
         self.cacheControl = "public, max-age=\(settings.maxAge)"
@@ -98,18 +98,6 @@ public final class Layer: Sendable {
     /// it) is from an older generation from now on.
     func countClear() {
         clearCount.add(1, ordering: .releasing)
-    }
-
-    /// Whether `source` (over `members`) can give a different tile for the same key later: an
-    /// upstream, or a composite with such a member. Files, databases and generated tiles change
-    /// only with a clear or a reload.
-    static func sourceChanges(_ source: SourceSettings, members: [Layer]) -> Bool {
-        switch source {
-        case .url(let url): return !url.isLocal
-        case .remotePMTiles: return true  // the archive may be replaced (ETag → 412 → re-read)
-        case .composite: return members.contains { $0.memoryLifetime != nil }
-        default: return false
-        }
     }
 
     /// Whether tiles of `scale` (1, or 2 for @2x) are the source's own, not derived.

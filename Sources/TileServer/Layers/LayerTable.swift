@@ -32,15 +32,17 @@ public struct LayerTable: Sendable {
     ) throws(ConfigurationError) -> LayerTable {
         var built: [String: Layer] = [:]
         var layers: [Layer] = []
-        // Composites last: they are built over their members.
-        let order = configuration.layers.indices.sorted { isComposite(configuration.layers[$0]) == false && isComposite(configuration.layers[$1]) }
+        // Sources drawn from other layers (composites) last: they are built over their members.
+        let order = configuration.layers.indices.sorted {
+            configuration.layers[$0].source.memberLayers.isEmpty && !configuration.layers[$1].source.memberLayers.isEmpty
+        }
         for index in order {
             let settings = configuration.layers[index]
             let builder = LayerBuilder(key: "layers[\(index)]", file: configuration.file, registry: registry, logger: logger,
                                        metrics: metrics)
             let before = previous?[settings.name]
             if let old = before, old.configured == settings,
-               compositeMembers(of: settings).allSatisfy({ name in built[name] != nil && built[name] === previous?[name] }) {
+               settings.source.memberLayers.allSatisfy({ name in built[name] != nil && built[name] === previous?[name] }) {
                 built[settings.name] = old
                 continue
             }
@@ -59,26 +61,5 @@ public struct LayerTable: Sendable {
     /// The composites drawn from the layer called `name`.
     func composites(over name: String) -> [Layer] {
         layers.filter { layer in layer.members.contains { $0.name == name } }
-    }
-
-    private static func compositeMembers(of settings: LayerSettings) -> [String] {
-        if case .composite(let members) = settings.source { return members.map(\.layer) }
-        return []
-    }
-
-    private static func isComposite(_ settings: LayerSettings) -> Bool {
-        if case .composite = settings.source { return true }
-        return false
-    }
-
-    /// The range of numeric sub-folder names (zoom levels) of a tile folder.
-    static func zoomFolders(in path: String) -> ClosedRange<Int>? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        let zooms = names.compactMap { name -> Int? in
-            guard let zoom = Int(name), zoom >= 0, zoom <= TileCoordinate.maxZoom else { return nil }
-            return zoom
-        }
-        guard let low = zooms.min(), let high = zooms.max() else { return nil }
-        return low ... high
     }
 }

@@ -40,7 +40,7 @@ struct LayerPreview: Sendable {
         bounds = layer.settings.bounds ?? WebMercator.worldBounds
         attribution = layer.settings.attribution.flatMap { $0.isEmpty ? nil : $0 }
         description = layer.settings.description.flatMap { $0.isEmpty ? nil : $0 }
-        sourceKind = Self.kind(of: layer.settings.source)
+        sourceKind = layer.settings.source.value.summary
         variables = layer.variables.values.sorted { $0.name < $1.name }
         ogcAPITilesetPath = OGCAPITilesets.path(of: layer, baseURL: "") + "/" + OGCAPIRoute.webMercatorQuad
         format = layer.format
@@ -95,20 +95,5 @@ struct LayerPreview: Sendable {
 
     private func clampedLatitude(_ latitude: Double) -> Double {
         min(max(latitude, -WebMercator.maxLatitude), WebMercator.maxLatitude)
-    }
-
-    /// The source kind in a few words.
-    static func kind(of source: SourceSettings) -> String {
-        switch source {
-        case .directory: return "directory"
-        case .mbtiles: return "MBTiles"
-        case .pmtiles: return "PMTiles"
-        case .remotePMTiles: return "PMTiles · remote"
-        case .url(let settings): return settings.isLocal ? "URL template · files" : "URL template · upstream"
-        case .debug: return "generated (debug)"
-        case .composite(let members):
-            return "composite of " + members.sorted { $0.zIndex < $1.zIndex }.map(\.layer).joined(separator: " + ")
-        case .custom(let type, _): return type
-        }
     }
 }
