@@ -21,7 +21,14 @@ struct CachedOutcome: Sendable {
 
     /// The entry of a storable outcome made at `now` (a disk copy keeps its own time).
     init(_ outcome: TileOutcome, now: Int) {
-        self.outcome = outcome
-        self.storedAt = outcome.servedTile?.storedAt ?? now
+        let storedAt = outcome.servedTile?.storedAt ?? now
+        self.storedAt = storedAt
+        // The tile keeps the entry's time, so a hit (`served`) hands it out as it is.
+        if case .tile(var tile) = outcome, tile.storedAt == nil {
+            tile.storedAt = storedAt
+            self.outcome = .tile(tile)
+        } else {
+            self.outcome = outcome
+        }
     }
 }

@@ -2,29 +2,62 @@ import TileHTTP
 import TileProviders
 
 /// A tile ready to send: its bytes as stored, their content-hash ETag and the source's mtime.
+///
+/// What never changes lives in one shared, immutable `Content`: a tile is copied through the
+/// cache, the pipeline and the answer, and each copy then costs one reference count.
 public struct ServedTile: Sendable {
-    /// The bytes, when the process holds them (empty when `kept` does).
-    private let held: [UInt8]
+    /// The immutable part: bytes, validators, caching headers and the prepared answer.
+    private final class Content: Sendable {
+        /// The bytes, when the process holds them (empty when `kept` does).
+        let held: [UInt8]
+        /// The bytes in the memory cache's body arena, sent with `sendfile` (see `TileBodyArena`).
+        let kept: TileBody?
+        let identityBody: [UInt8]?
+        let upstreamCaching: UpstreamCaching?
+        let isGzip: Bool
+        let etag: String
+        let lastModified: Int?
+        let lastModifiedText: String?
+        /// Its 200 answer, encoded on first use and shared by every copy of the tile.
+        let preparedAnswer = PreparedTileAnswer()
+
+        init(
+            held: [UInt8], kept: TileBody?, identityBody: [UInt8]?, upstreamCaching: UpstreamCaching?, isGzip: Bool,
+            etag: String, lastModified: Int?, lastModifiedText: String?
+        ) {
+            self.held = held
+            self.kept = kept
+            self.identityBody = identityBody
+            self.upstreamCaching = upstreamCaching
+            self.isGzip = isGzip
+            self.etag = etag
+            self.lastModified = lastModified
+            self.lastModifiedText = lastModifiedText
+        }
+    }
+
+    private let content: Content
+
     /// The bytes in the memory cache's body arena, sent with `sendfile` (see `TileBodyArena`).
-    let kept: TileBody?
+    var kept: TileBody? { content.kept }
     /// The tile as stored (in the layer's format; a vector tile maybe gzip-compressed).
-    public var body: [UInt8] { kept?.bytes ?? held }
+    public var body: [UInt8] { content.kept?.bytes ?? content.held }
     /// The body's length.
-    public var byteCount: Int { kept?.count ?? held.count }
+    public var byteCount: Int { content.kept?.count ?? content.held.count }
     /// A gzip-compressed `body` decompressed (made once, here, for clients that do not take
     /// gzip); nil when `body` is not gzip, or does not decompress (`isCorruptGzip`).
-    public let identityBody: [UInt8]?
+    public var identityBody: [UInt8]? { content.identityBody }
     /// The upstream's caching headers, passed on instead of the layer's (`cacheControl: upstream`).
-    public let upstreamCaching: UpstreamCaching?
+    public var upstreamCaching: UpstreamCaching? { content.upstreamCaching }
     /// Whether `body` is gzip-compressed (a stored vector tile), to be sent as stored with
     /// `Content-Encoding: gzip` or decompressed, as the client accepts (found once, here).
-    public let isGzip: Bool
+    public var isGzip: Bool { content.isGzip }
     /// Strong ETag (XXH64 of `body`).
-    public let etag: String
+    public var etag: String { content.etag }
     /// Seconds since 1970, where the source knows it.
-    public let lastModified: Int?
+    public var lastModified: Int? { content.lastModified }
     /// `lastModified` as an HTTP-date, formatted once (not per request).
-    public let lastModifiedText: String?
+    public var lastModifiedText: String? { content.lastModifiedText }
     /// Seconds since 1970 when the source gave it (a disk copy: when the disk tier stored it);
     /// nil when not known.
     public internal(set) var storedAt: Int?
@@ -40,7 +73,7 @@ public struct ServedTile: Sendable {
     }
 
     /// Its 200 answer, encoded on first use and shared by every copy of this value.
-    let preparedAnswer = PreparedTileAnswer()
+    var preparedAnswer: PreparedTileAnswer { content.preparedAnswer }
 
     /// Whether `body` looks gzip-compressed but does not decompress.
     var isCorruptGzip: Bool { isGzip && identityBody == nil }
@@ -51,38 +84,30 @@ public struct ServedTile: Sendable {
 
     /// A tile; the ETag (and a gzip body's decompressed copy) are made once, here.
     public init(body: [UInt8], lastModified: Int?, upstreamCaching: UpstreamCaching? = nil) {
-        self.held = body
-        self.kept = nil
-        self.isGzip = TileFormat.isGzip(body)
-        self.identityBody = isGzip ? try? Gzip.decompress(body) : nil
-        self.upstreamCaching = upstreamCaching
-        self.etag = ContentHash.etag(of: body)
-        self.lastModified = lastModified
-        self.lastModifiedText = lastModified.map { HTTPDate.format(secondsSince1970: $0) }
+        let isGzip = TileFormat.isGzip(body)
+        content = Content(
+            held: body, kept: nil, identityBody: isGzip ? try? Gzip.decompress(body) : nil,
+            upstreamCaching: upstreamCaching, isGzip: isGzip, etag: ContentHash.etag(of: body),
+            lastModified: lastModified, lastModifiedText: lastModified.map { HTTPDate.format(secondsSince1970: $0) })
     }
 
     private init(kept: TileBody, from tile: ServedTile) {
-        self.held = []
-        self.kept = kept
-        self.isGzip = tile.isGzip
-        self.identityBody = tile.identityBody
-        self.upstreamCaching = tile.upstreamCaching
-        self.etag = tile.etag
-        self.lastModified = tile.lastModified
-        self.lastModifiedText = tile.lastModifiedText
-        self.storedAt = tile.storedAt
-        self.staleAge = tile.staleAge
+        content = Content(
+            held: [], kept: kept, identityBody: tile.identityBody, upstreamCaching: tile.upstreamCaching,
+            isGzip: tile.isGzip, etag: tile.etag, lastModified: tile.lastModified, lastModifiedText: tile.lastModifiedText)
+        storedAt = tile.storedAt
+        staleAge = tile.staleAge
     }
 
     /// This tile with its bytes moved to the body arena, for the memory cache; itself when
     /// there is no arena here or the bytes are there already.
     func keptInArena() -> ServedTile {
-        guard kept == nil, let body = TileBodyArena.store(held) else { return self }
+        guard content.kept == nil, let body = TileBodyArena.store(content.held) else { return self }
         return ServedTile(kept: body, from: self)
     }
 
     /// Bytes it takes in memory: its body (whole pages in the arena) and a decompressed copy.
-    var memoryBytes: Int { (kept?.span ?? held.count) + (identityBody?.count ?? 0) }
+    var memoryBytes: Int { (content.kept?.span ?? content.held.count) + (content.identityBody?.count ?? 0) }
 }
 
 /// The service's answer for one tile key: what the cache stores (tiles and "no tile") and
