@@ -44,7 +44,7 @@ struct LayerBuilder {
                 source = .sync(provider)
                 settings.fill(from: provider.metadata)
             case .remotePMTiles(let url):
-                // Read lazily: the header's zoom range and bounds do not fill the layer (set them in the configuration).
+                // Read lazily: the header and metadata fill only TileJSON, once read (`Layer.described`).
                 source = .async(PMTilesRemoteTileProvider(url: url, logger: logger))
             case .url(let url):
                 let template = try url.parsedTemplate()
