@@ -21,6 +21,15 @@
 # /world/3/4/2.png are byte-identical to tiles/world/...; GET / is 200 HTML naming tilelayer and
 # the layer world; the server process runs as a non-root uid; the HEALTHCHECK passes; SIGTERM
 # (stop -t 10) ends the container with exit code 0.
+# Formats (issue 15): the container runs the shipped config/tilelayer.yml plus two layers over
+# fixtures made on the host at test time and mounted read-only at /app/fixtures (nothing big is
+# committed): `worldjpg`, a directory of JPEGs converted from tiles/world with Pillow, and
+# `worldpmtiles`, tiles/world packed by the reference PMTiles writer (make-pmtiles-fixture.py).
+# Checked: /worldjpg/2/1/1.jpg (and .jpeg) is 200 image/jpeg, byte-identical to the fixture;
+# /worldjpg/2/1/1@2x.jpg is a derived 512x512 JPEG (200 image/jpeg, FF D8 FF, Pillow decodes it);
+# /worldpmtiles/{0/0/0,3/4/2}.png are 200 image/png, byte-identical to what the reference reader
+# reads; both TileJSONs carry the extension and format (and the archive's zoom range/attribution).
+# Host tools: python3 with Pillow and pmtiles (a missing one fails the run: it cannot test).
 #
 # Environment knobs (all optional):
 #   CONTAINER_ENGINE  docker | podman                 (default: docker if `docker info` works, else podman)
@@ -244,6 +253,60 @@ EOF
     fi
 fi
 
+# ------------------------------------------- fixtures for the JPEG and PMTiles layers
+# Made before the build so that a missing host tool fails at once.
+step "fixtures: JPEG folder (Pillow) and PMTiles archive (reference writer) from tiles/world"
+FIX=$WORK/fixtures; mkdir -p "$FIX"
+make_fixtures() {
+    python3 - "$ROOT/tiles/world" "$FIX/world-jpg" <<'EOF'
+import os, sys
+from PIL import Image
+src, dst = sys.argv[1], sys.argv[2]
+count = 0
+for z in os.listdir(src):
+    for x in os.listdir(os.path.join(src, z)):
+        os.makedirs(os.path.join(dst, z, x), exist_ok=True)
+        for name in os.listdir(os.path.join(src, z, x)):
+            if name.endswith(".png"):
+                with Image.open(os.path.join(src, z, x, name)) as im:
+                    im.convert("RGB").save(os.path.join(dst, z, x, name[:-4] + ".jpg"), "JPEG", quality=85)
+                count += 1
+print(f"{count} JPEG tiles")
+EOF
+    python3 "$ROOT/scripts/make-pmtiles-fixture.py" "$ROOT/tiles/world" "$FIX/world.pmtiles"
+    # What the reference reader reads is what the layer must serve.
+    mkdir -p "$WORK/expected"
+    python3 - "$FIX/world.pmtiles" "$WORK/expected" <<'EOF'
+import sys
+from pmtiles.reader import Reader, MmapSource
+with open(sys.argv[1], "rb") as f:
+    reader = Reader(MmapSource(f))
+    for z, x, y in [(0, 0, 0), (3, 4, 2)]:
+        data = reader.get(z, x, y)
+        assert data, f"the reference reader has no tile {z}/{x}/{y}"
+        with open(f"{sys.argv[2]}/pmtiles-{z}-{x}-{y}.png", "wb") as out:
+            out.write(data)
+EOF
+    # The shipped configuration plus the two layers; relative paths resolve from /app/fixtures,
+    # so the shipped ../tiles/... still name /app/tiles/... in the image.
+    { cat "$ROOT/config/tilelayer.yml"; cat <<'EOF'
+
+  # Added by scripts/test-container.sh (fixtures mounted at /app/fixtures).
+  - name: worldjpg
+    source: {type: directory, path: world-jpg}
+    format: jpg
+  - name: worldpmtiles
+    source: {type: pmtiles, path: world.pmtiles}
+EOF
+    } >"$FIX/tilelayer.yml"
+    chmod -R a+rX "$FIX"   # the image's user (uid 10001) reads them
+}
+if ! make_fixtures >"$LOGS/fixtures.log" 2>&1; then
+    tail -n 20 "$LOGS/fixtures.log" | sed 's/^/   | /'
+    fatal "could not make the fixtures (python3 with Pillow and pmtiles is needed on the host)"
+fi
+du -sh "$FIX/world-jpg" "$FIX/world.pmtiles" | sed 's/^/   /'
+
 # ------------------------------------------------- 3. the project's Dockerfile
 step "$ENGINE build $IMAGE from $ROOT/Dockerfile"
 timed "$ENGINE build" "$LOGS/app-build.log" "$BUILD_TIMEOUT" \
@@ -256,7 +319,8 @@ HOST_PORT=${HOST_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("
 URL=http://127.0.0.1:$HOST_PORT
 step "$ENGINE run -p 127.0.0.1:$HOST_PORT:$APP_PORT"
 t0=$(date +%s%N)
-timeout 120 "$ENGINE" run -d --name "$CONTAINER" -p "127.0.0.1:$HOST_PORT:$APP_PORT" "$IMAGE" >"$LOGS/run.log" 2>&1 \
+timeout 120 "$ENGINE" run -d --name "$CONTAINER" -p "127.0.0.1:$HOST_PORT:$APP_PORT" \
+    -v "$FIX:/app/fixtures:ro" "$IMAGE" serve --config /app/fixtures/tilelayer.yml >"$LOGS/run.log" 2>&1 \
     || { cat "$LOGS/run.log"; fatal "the container did not start"; }
 READY=0
 deadline=$(( $(date +%s) + START_TIMEOUT ))
@@ -288,10 +352,28 @@ check_ldd() {
 check_healthz() {
     [ "$(status_of "$URL/healthz")" = 200 ] && [ "$(body "$URL/healthz" | tr -d '\r\n')" = ok ]
 }
-check_tile() {  # check_tile PATH FILE
-    local got=$WORK/tile.png
-    [ "$(curl -s --max-time 10 -o "$got" -w '%{http_code} %{content_type}' "$URL$1")" = "200 image/png" ] \
-        && cmp "$got" "$ROOT/$2"
+check_tile() {  # check_tile PATH FILE [CONTENT_TYPE]   (FILE relative to the repo, or absolute)
+    local got=$WORK/tile.bin head file=$2; [ "${file#/}" != "$file" ] || file=$ROOT/$file
+    head=$(curl -s --max-time 10 -o "$got" -w '%{http_code} %{content_type}' "$URL$1"); echo "$head"
+    [ "$head" = "200 ${3:-image/png}" ] && cmp "$got" "$file"
+}
+check_derived_jpeg() {  # check_derived_jpeg PATH: a 512x512 JPEG made by the server
+    local got=$WORK/derived.jpg head
+    head=$(curl -s --max-time 30 -o "$got" -w '%{http_code} %{content_type}' "$URL$1"); echo "$head"
+    [ "$head" = "200 image/jpeg" ] && [ "$(head -c 3 "$got" | od -An -tx1 | tr -d ' \n')" = ffd8ff ] \
+        && python3 -c 'import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.load(); print(im.format, im.size); assert (im.format, im.size) == ("JPEG", (512, 512))' "$got"
+}
+check_tilejson() {  # check_tilejson LAYER EXT FORMAT [PYTHON-EXPR over the document d]
+    local doc=$WORK/tilejson.json head
+    head=$(curl -s --max-time 10 -o "$doc" -w '%{http_code} %{content_type}' "$URL/$1.json"); echo "$head"; cat "$doc"; echo
+    [ "${head%% *}" = 200 ] && python3 - "$doc" "$1" "$2" "$3" "${4:-True}" <<'EOF'
+import json, sys
+path, layer, ext, fmt, extra = sys.argv[1:]
+d = json.load(open(path))
+assert d["tiles"][0].endswith(f"/{layer}/{{z}}/{{x}}/{{y}}.{ext}"), d["tiles"]
+assert d["format"] == fmt, d["format"]
+assert eval(extra), extra
+EOF
 }
 check_index() {
     local page=$WORK/index.html head
@@ -324,6 +406,19 @@ check "GET /healthz is 200 ok" check_healthz
 check "GET /0/0/0.png is byte-identical to tiles/world/0/0/0.png" check_tile /0/0/0.png tiles/world/0/0/0.png
 check "GET /world/3/4/2.png is byte-identical to tiles/world/3/4/2.png" check_tile /world/3/4/2.png tiles/world/3/4/2.png
 check "GET / is 200 HTML naming tilelayer and the layer world" check_index
+check "GET /worldjpg/2/1/1.jpg is 200 image/jpeg, byte-identical to the JPEG fixture" \
+    check_tile /worldjpg/2/1/1.jpg "$FIX/world-jpg/2/1/1.jpg" image/jpeg
+check "GET /worldjpg/3/4/2.jpeg is 200 image/jpeg, byte-identical to the JPEG fixture" \
+    check_tile /worldjpg/3/4/2.jpeg "$FIX/world-jpg/3/4/2.jpg" image/jpeg
+check "GET /worldjpg/2/1/1@2x.jpg is a derived 512x512 JPEG (200 image/jpeg, FF D8 FF)" \
+    check_derived_jpeg /worldjpg/2/1/1@2x.jpg
+check "GET /worldpmtiles/0/0/0.png is 200 image/png, byte-identical to the reference reader's tile" \
+    check_tile /worldpmtiles/0/0/0.png "$WORK/expected/pmtiles-0-0-0.png"
+check "GET /worldpmtiles/3/4/2.png is 200 image/png, byte-identical to the reference reader's tile" \
+    check_tile /worldpmtiles/3/4/2.png "$WORK/expected/pmtiles-3-4-2.png"
+check "TileJSON of worldjpg: tiles end .jpg, format jpg" check_tilejson worldjpg jpg jpg
+check "TileJSON of worldpmtiles: tiles end .png, format png, zoom 0-3 and attribution from the archive" \
+    check_tilejson worldpmtiles png png 'd["minzoom"] == 0 and d["maxzoom"] == 3 and d.get("attribution") == "Tom Patterson"'
 check "the server runs as a non-root uid" check_uid
 check "the HEALTHCHECK passes" check_healthcheck
 

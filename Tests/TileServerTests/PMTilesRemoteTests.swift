@@ -91,6 +91,45 @@ import TilePNG
         }
     }
 
+    /// The layer's TileJSON before the first read (configuration and defaults; asking reads
+    /// nothing), after it (the archive fills what the configuration left out) and while the
+    /// archive is gone (still the last version read).
+    @Test func tileJSONIsFilledFromTheArchiveByTheFirstSuccessfulRead() async throws {
+        try await withRemoteArchive { files, url in
+            let service = try Fixtures.service(extraYAML: """
+              - name: remote
+                source: {type: pmtiles, url: "\(url)"}
+                attribution: "configured"
+            """, folder: folder)
+            func tileJSON() async throws -> [String: Any] {
+                let answer = try await service.get("/remote.json")
+                #expect(answer.status == .ok)
+                return try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            }
+            let before = try await tileJSON()
+            #expect(before["minzoom"] as? Int == 0 && before["maxzoom"] as? Int == Layer.defaultMaxZoom)
+            #expect(before["attribution"] as? String == "configured" && before["description"] == nil)
+            #expect(before["center"] as? [Double] == [0, 0, 2])
+            #expect(files.seen.withLock { $0.isEmpty }, "TileJSON does not read the archive")
+
+            #expect(try await service.get("/remote/1/1/0.png").body == Fixtures.worldTile(1, 1, 0))
+            let after = try await tileJSON()
+            #expect(after["minzoom"] as? Int == 0 && after["maxzoom"] as? Int == 3, "the header's zoom range")
+            #expect(after["attribution"] as? String == "configured", "the configuration wins")
+            #expect(after["description"] as? String == "Natural Earth world pyramid", "the archive's metadata")
+            let bounds = try #require(after["bounds"] as? [Double])
+            #expect(bounds.count == 4 && abs(bounds[0] + 180) < 1e-6 && abs(bounds[3] - 85.0511287) < 1e-6)
+            #expect(after["center"] as? [Double] == [0, 0, 1], "the header's center")
+            #expect(after["format"] as? String == "png" && after["vector_layers"] == nil)
+
+            // Gone (503 for tiles): the layer is still described by the version read last.
+            files.gone.store(true, ordering: .relaxed)
+            #expect(try await service.get("/remote/2/1/1.png").status == .serviceUnavailable)
+            let whileGone = try await tileJSON()
+            #expect(whileGone["maxzoom"] as? Int == 3 && whileGone["description"] as? String == "Natural Earth world pyramid")
+        }
+    }
+
     @Test func aRefusedConnectionIsUnavailableAndABadURLIsAConfigurationError() async throws {
         // A port that was bound and released: nothing listens there.
         let closed = try LiveServer(responder: RangeFileServer(file: Fixtures.worldFolder + "/0/0/0.png"))

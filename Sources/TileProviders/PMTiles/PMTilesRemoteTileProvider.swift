@@ -22,18 +22,23 @@ public final class PMTilesRemoteTileProvider: AsyncTileProvider {
     private let reader: PMTilesRangeReader
     private let logger: Logger
     private let state = Mutex<Snapshot?>(nil)
+    /// The header fields and JSON metadata of the version read last, kept while the archive is
+    /// unavailable (TileJSON keeps describing it).
+    private let lastMetadata = Mutex<MBTilesMetadata?>(nil)
 
     /// One version of the archive: its ETag, header, root and leaves.
     final class Snapshot: Sendable {
         let etag: String?
         let header: PMTilesHeader
         let root: PMTilesDirectory
+        let metadata: MBTilesMetadata
         let leaves = Mutex(PMTilesLeafCache(capacity: PMTilesRemoteTileProvider.leafCacheCapacity))
 
-        init(etag: String?, header: PMTilesHeader, root: PMTilesDirectory) {
+        init(etag: String?, header: PMTilesHeader, root: PMTilesDirectory, metadata: MBTilesMetadata) {
             self.etag = etag
             self.header = header
             self.root = root
+            self.metadata = metadata
         }
     }
 
@@ -53,6 +58,11 @@ public final class PMTilesRemoteTileProvider: AsyncTileProvider {
 
     /// The header of the version read last, if any (for diagnostics and tests).
     public var header: PMTilesHeader? { state.withLock { $0?.header } }
+
+    /// The header's zoom range, bounds and center with the JSON metadata's name, attribution,
+    /// description and `vector_layers` (as a local archive's), from the last version read; nil
+    /// until the first successful read. Kept while the archive is unavailable.
+    public var archiveMetadata: MBTilesMetadata? { lastMetadata.withLock { $0 } }
 
     public func requestTile(_ request: TileRequest) async throws(TileProviderError) -> TileResult {
         let tile = request.tile
@@ -101,13 +111,35 @@ public final class PMTilesRemoteTileProvider: AsyncTileProvider {
             } else {
                 raw = try await read(offset: section.offset, length: section.length, etag: etag).bytes
             }
-            snapshot = Snapshot(etag: etag, header: header, root: try PMTilesDirectory(decoding: try header.decompressInternal(raw)))
+            let root = try PMTilesDirectory(decoding: try header.decompressInternal(raw))
+            snapshot = Snapshot(etag: etag, header: header, root: root,
+                                metadata: try await metadata(of: header, first: first, etag: etag))
         } catch let error as PMTilesFormatError {
             // The upstream gave something that is not an archive: a bad gateway (502), not our fault (500).
             throw Stop.failed(.upstream(url: url, reason: "not a PMTiles v3 archive: \(error.reason)"))
         }
         state.withLock { $0 = snapshot }
+        lastMetadata.withLock { $0 = snapshot.metadata }
         return snapshot
+    }
+
+    /// The header fields and JSON metadata; the metadata section is read only when it lies past
+    /// the first read (writers put it after the root directory). Metadata that is not a JSON
+    /// object (or does not decompress) is logged and left out: tiles do not need it.
+    private func metadata(of header: PMTilesHeader, first: [UInt8], etag: String?) async throws -> MBTilesMetadata {
+        let section = header.metadata
+        var raw: [UInt8] = []
+        if section.length > 0 {
+            raw = section.offset + section.length <= UInt64(first.count)
+                ? Array(first[Int(section.offset) ..< Int(section.offset + section.length)])
+                : try await read(offset: section.offset, length: section.length, etag: etag).bytes
+        }
+        do throws(PMTilesFormatError) {
+            return try PMTilesArchive.metadata(header: header, json: raw.isEmpty ? [] : try header.decompressInternal(raw))
+        } catch {
+            logger.warning("remote PMTiles metadata ignored", metadata: ["url": "\(url)", "reason": "\(error.reason)"])
+            return try PMTilesArchive.metadata(header: header, json: [])
+        }
     }
 
     /// The tile `id` of `snapshot`, following leaf directories (at most 3 levels, spec §4.4).

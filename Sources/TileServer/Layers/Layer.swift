@@ -49,6 +49,26 @@ public final class Layer: Sendable {
     /// Highest zoom when neither the configuration nor the source says.
     public static let defaultMaxZoom = 22
 
+    /// What TileJSON describes: `settings`, plus what a source read lazily (a remote PMTiles
+    /// archive, whose header is not read at start-up) has told since its first successful read,
+    /// where the configuration is silent: zoom range, bounds, attribution, description,
+    /// `vector_layers` and the archive's center (nil: the middle of the bounds). Tile requests
+    /// keep the zoom range of `settings`.
+    var described: (settings: LayerSettings, center: MBTilesMetadata.Center?) {
+        guard case .async(let provider) = source, let remote = provider as? PMTilesRemoteTileProvider,
+              let metadata = remote.archiveMetadata else { return (settings, nil) }
+        var filled = configured
+        filled.fill(from: SourceMetadata(metadata))
+        var described = settings
+        described.minZoom = filled.minZoom ?? settings.minZoom
+        described.maxZoom = max(filled.maxZoom ?? settings.maxZoom ?? Layer.defaultMaxZoom, described.minZoom ?? 0)
+        described.bounds = filled.bounds
+        described.attribution = filled.attribution
+        described.description = filled.description
+        described.vectorLayers = filled.vectorLayers
+        return (described, configured.bounds == nil ? metadata.center : nil)
+    }
+
     /// A layer.
     public convenience init(
         settings: LayerSettings, source: TileSource, variables: [URLTemplateVariable] = [], configured: LayerSettings? = nil
