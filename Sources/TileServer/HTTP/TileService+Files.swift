@@ -18,7 +18,7 @@ extension TileService {
         guard let files = layer.fileSource, let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale)
         else { return nil }
         let counters = pipeline.metrics[layer.name]
-        if let cached = pipeline.memoryHit(for: key, layer: layer) {
+        if let cached = pipeline.memoryHit(for: key, layer: layer, counters: counters) {
             return answer(request, .success(cached), layer: layer, scale: key.scale, cacheUse: .hit)
         }
         let opened: TileFile?

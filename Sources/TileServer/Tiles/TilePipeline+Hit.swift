@@ -1,11 +1,12 @@
 import TileCache
 
 extension TilePipeline {
-    /// The memory cache's outcome for `key`, counted as a hit; nil on a miss (nothing waits,
+    /// The memory cache's outcome for `key`, counted as a hit in `counters` (the layer's, when
+    /// the caller has them already; else they are looked up); nil on a miss (nothing waits,
     /// nothing is filled: the event loop asks this before handing a request to the workers).
-    func memoryHit(for key: TileKey, layer: Layer) -> TileOutcome? {
+    func memoryHit(for key: TileKey, layer: Layer, counters: LayerMetrics? = nil) -> TileOutcome? {
         guard let outcome = cachedOutcome(for: key, layer: layer) else { return nil }
-        metrics[layer.name]?.hits.increment()
+        (counters ?? metrics[layer.name])?.hits.increment()
         return outcome
     }
 }

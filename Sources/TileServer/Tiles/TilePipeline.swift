@@ -63,8 +63,9 @@ final class TilePipeline: Sendable {
 
     /// The fresh cached outcome for `key` of `layer`, if memory holds one (no fill, no waiting).
     func cachedOutcome(for key: TileKey, layer: Layer) -> TileOutcome? {
-        guard layer.cachesInMemory, let entry = cache.value(for: Self.stamped(key, layer: layer)),
-              entry.isFresh(lifetime: layer.memoryLifetime, now: LayerDiskTier.now()) else { return nil }
+        guard layer.cachesInMemory, let entry = cache.value(for: Self.stamped(key, layer: layer)) else { return nil }
+        // The clock is read only for a layer whose tiles expire.
+        if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) { return nil }
         return entry.served
     }
 
