@@ -85,6 +85,9 @@ public final class HTTPServer: @unchecked Sendable {
         // A client that resets while its answer is being written must cost an EPIPE, not the
         // process: writev and sendfile raise SIGPIPE otherwise.
         _ = signal(SIGPIPE, SIG_IGN)
+        // A file over RLIMIT_FSIZE (the memory cache's sparse body file, say) fails with EFBIG
+        // instead of killing the process.
+        _ = signal(SIGXFSZ, SIG_IGN)
         raiseDescriptorLimit()
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
         let port: Int

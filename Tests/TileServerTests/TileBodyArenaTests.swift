@@ -18,17 +18,18 @@ import TileHTTP
 
     @Test func bodiesAreStoredOnTheirOwnPagesAndReadBack() throws {
         let first = bytes(10_000, seed: 1)
-        let second = bytes(5, seed: 2)
+        let second = bytes(2048, seed: 2)
         let a = try #require(TileBodyArena.store(first))
         let b = try #require(TileBodyArena.store(second))
         #expect(a.count == 10_000 && a.span == 12_288)
-        #expect(b.count == 5 && b.span == 4096)
+        #expect(b.count == 2048 && b.span == 4096)
         #expect(Bool(a.bytes == first) && Bool(b.bytes == second))
         let (fileA, fileB) = (a.fileBody, b.fileBody)
         #expect(fileA.offset % 4096 == 0 && fileB.offset % 4096 == 0)
         // Never overlapping, whichever came first.
         #expect(fileA.offset + a.span <= fileB.offset || fileB.offset + b.span <= fileA.offset)
         #expect(TileBodyArena.store([]) == nil, "an empty body stays in the process")
+        #expect(TileBodyArena.store(bytes(2047, seed: 4)) == nil, "so does one shorter than a page's worth")
     }
 
     @Test func aBodyInFlightOutlivesItsCacheEntryAndItsPagesGoAfter() throws {
@@ -54,6 +55,36 @@ import TileHTTP
         #expect(kept.keptInArena().kept === kept.kept, "moving twice copies nothing")
     }
 }
+extension TileBodyArenaTests {
+    /// A transparent-huge-page settings folder like /sys/kernel/mm/transparent_hugepage.
+    private func settings(top: String, sizes: [String: String]) -> TemporaryFolder {
+        let folder = TemporaryFolder()
+        let options = ["always", "within_size", "advise", "never", "deny", "force"]
+        folder.write("shmem_enabled", Array(options.map { $0 == top ? "[\($0)]" : $0 }.joined(separator: " ").utf8))
+        for (size, choice) in sizes {
+            let sizeOptions = ["always", "inherit", "within_size", "advise", "never"]
+            folder.write("hugepages-\(size)/shmem_enabled",
+                         Array(sizeOptions.map { $0 == choice ? "[\($0)]" : $0 }.joined(separator: " ").utf8))
+        }
+        return folder
+    }
+
+    private func largePages(top: String, sizes: [String: String]) -> Bool {
+        let folder = settings(top: top, sizes: sizes)
+        return withExtendedLifetime(folder) { TileBodyArena.shmemMayUseLargePages(folder: folder.path) }
+    }
+
+    @Test func theArenaIsNotUsedWhereMemoryFilesMayGetLargePages() {
+        #expect(!largePages(top: "never", sizes: ["2048kB": "inherit", "16kB": "never"]))
+        #expect(!largePages(top: "advise", sizes: ["2048kB": "inherit"]))
+        #expect(largePages(top: "always", sizes: [:]))
+        #expect(largePages(top: "within_size", sizes: ["2048kB": "never"]))
+        #expect(largePages(top: "never", sizes: ["64kB": "always"]))
+        #expect(largePages(top: "force", sizes: ["2048kB": "inherit"]))
+        #expect(!TileBodyArena.shmemMayUseLargePages(folder: "/nonexistent"), "no settings: no large pages")
+    }
+}
+
 /// An owner that keeps nothing alive (to look at a range after its body is gone).
 private final class TileBodyArenaProbe: Sendable {}
 #endif

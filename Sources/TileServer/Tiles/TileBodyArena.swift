@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import TileHTTP
 
@@ -41,6 +42,7 @@ final class TileBodyArena: Sendable {
 
     private static func make() -> TileBodyArena? {
         #if os(Linux)
+        guard !shmemMayUseLargePages() else { return nil }
         let fd = clinux_memory_file("tilelayer-tiles", fileSize)
         return fd >= 0 ? TileBodyArena(descriptor: fd) : nil
         #else
@@ -48,9 +50,35 @@ final class TileBodyArena: Sendable {
         #endif
     }
 
-    /// A copy of `bytes` in the current arena, or nil when there is none or it cannot take them.
+    /// Bodies shorter than this stay in the process: a page each would cost more memory than
+    /// the copy into the socket costs time.
+    static let minimumBytes = 2048
+
+    /// Whether the kernel may back memory files with pages larger than 4 KiB (transparent huge
+    /// pages for shmem: `always`, `within_size` or `force`, at the top level or for a size that
+    /// inherits it or chooses it). Punching one body's 4 KiB pages out of a large page zeroes
+    /// them in place, under a send that may still hold them: then the arena is not used.
+    static func shmemMayUseLargePages(folder: String = "/sys/kernel/mm/transparent_hugepage") -> Bool {
+        func selected(_ path: String) -> String? {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                  let open = text.firstIndex(of: "["), let close = text.firstIndex(of: "]"), open < close
+            else { return nil }
+            return String(text[text.index(after: open) ..< close])
+        }
+        let large: Set<String> = ["always", "within_size", "force"]
+        let top = selected(folder + "/shmem_enabled")
+        if let top, large.contains(top) { return true }
+        let sizes = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasPrefix("hugepages-") } ?? []
+        return sizes.contains { size in
+            guard let choice = selected(folder + "/" + size + "/shmem_enabled") else { return false }
+            return large.contains(choice) || (choice == "inherit" && top.map(large.contains) == true)
+        }
+    }
+
+    /// A copy of `bytes` in the current arena, or nil when there is none, it cannot take them,
+    /// or they are shorter than `minimumBytes`.
     static func store(_ bytes: [UInt8]) -> TileBody? {
-        guard !bytes.isEmpty else { return nil }
+        guard bytes.count >= minimumBytes else { return nil }
         let span = (bytes.count + pageSize - 1) / pageSize * pageSize
         let placed: (TileBodyArena, Int)? = current.withLock { arena in
             guard let current = arena else { return nil }

@@ -100,7 +100,7 @@ final class TilePipeline: Sendable {
             let use: TileCacheUse = inMemory ? .miss : .bypass
             if inMemory { counters?.misses.increment() }
             let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [fills] result in
-                let fill = result.map { CachedOutcome.fill($0, now: LayerDiskTier.now()) }
+                let fill = result.map { CachedOutcome.fill($0, now: LayerDiskTier.now(), keptInArena: inMemory) }
                 if inMemory, case .success(.store(_, let cost)) = fill { counters?.storedBytes.increment(by: cost) }
                 fills.complete(token, with: fill.mapError { $0 as any Error })
             }
@@ -193,12 +193,14 @@ final class TilePipeline: Sendable {
 extension CachedOutcome {
     /// How the cache treats an outcome made at `now`: "not available now" and stale copies are
     /// handed on, never stored.
-    static func fill(_ outcome: TileOutcome, now: Int) -> CacheFillResult<CachedOutcome> {
+    /// `keptInArena`: the outcome goes to the memory cache, so a tile's bytes move to the body
+    /// arena (a layer without a memory cache only shares the fill with its waiters: no copy).
+    static func fill(_ outcome: TileOutcome, now: Int, keptInArena: Bool = true) -> CacheFillResult<CachedOutcome> {
         if case .unavailable = outcome { return .doNotStore(CachedOutcome(outcome, now: now)) }
         guard case .tile(let tile) = outcome else { return .store(CachedOutcome(outcome, now: now), cost: outcome.cost) }
         if tile.staleAge != nil { return .doNotStore(CachedOutcome(outcome, now: now)) }
         // A stored tile's bytes go to the body arena: its hits are sent without a copy.
-        let kept = TileOutcome.tile(tile.keptInArena())
+        let kept = TileOutcome.tile(keptInArena ? tile.keptInArena() : tile)
         return .store(CachedOutcome(kept, now: now), cost: kept.cost)
     }
 }
