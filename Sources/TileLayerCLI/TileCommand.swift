@@ -75,7 +75,10 @@ struct TileCommand: ParsableCommand {
         let result = await service.outcome(layer: layer, tile: coordinate, scale: scale, variables: values)
         await service.waitForCacheWrites()
         switch result {
-        case .success(.tile(let served)): return served.body
+        case .success(.tile(let served)):
+            do { return try served.storedBytes() } catch {
+                throw TileCommandFailure(status: 1, message: "tile \(tile) of layer \"\(layer.name)\": \(error)")
+            }
         case .success(.noTile):
             throw TileCommandFailure(status: Self.noTileStatus, message: "layer \"\(layer.name)\" has no tile at \(tile)")
         case .success(.unavailable(let retryAfter)):

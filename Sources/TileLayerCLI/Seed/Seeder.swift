@@ -55,9 +55,10 @@ struct Seeder {
     ) async throws {
         switch result {
         case .success(.tile(let served)):
+            let bytes = try served.storedBytes()
             summary.tiles += 1
-            summary.bytes += served.body.count
-            try await sink?.write(tile: tile, data: served.body)
+            summary.bytes += bytes.count
+            try await sink?.write(tile: tile, data: bytes)
         case .success(.noTile):
             summary.noTile += 1
         case .success(.unavailable):

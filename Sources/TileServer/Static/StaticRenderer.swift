@@ -73,7 +73,7 @@ struct StaticRenderer {
         }
         let image: RGBAImage
         do {
-            image = try TileImageCodec.decode(tile.body, format: format)
+            image = try TileImageCodec.decode(try tile.storedBytes(), format: format)
             decodedTiles.insert(image, for: tile.etag, cost: image.pixels.count)
         } catch {
             return .failure(TileFailure(key: key, error: .undecodable(source: "tile \(key)", reason: "\(error)")))

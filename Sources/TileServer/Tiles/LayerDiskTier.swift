@@ -147,11 +147,13 @@ final class LayerDiskTier: Sendable {
 }
 
 extension DiskRecord {
-    /// The record of a storable outcome; nil for "not available now" and stale copies.
+    /// The record of a storable outcome; nil for "not available now", stale copies, and a tile
+    /// whose memory-cache copy cannot be read back (then no tier stores it: nothing wrong is kept).
     init?(_ outcome: TileOutcome, storedAt: Int) {
         switch outcome {
         case .tile(let tile) where tile.staleAge == nil:
-            self.init(kind: .tile, body: tile.body, storedAt: storedAt, lastModified: tile.lastModified)
+            guard let body = try? tile.storedBytes() else { return nil }
+            self.init(kind: .tile, body: body, storedAt: storedAt, lastModified: tile.lastModified)
         case .noTile:
             self.init(kind: .noTile, storedAt: storedAt)
         default:

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TileHTTP
+import TileProviders
 
 #if os(Linux)
 import CLinux
@@ -145,10 +146,13 @@ final class TileBody: Sendable {
         HTTPFileBody(descriptor: arena.descriptor, offset: offset, count: count, owner: self)
     }
 
-    /// The bytes, read back (for renders and the disk tier; a hit sends them without this).
-    /// Reading a memory file fails only on a broken descriptor, a bug: never return other bytes.
-    var bytes: [UInt8] {
-        guard let bytes = fileBody.read() else { preconditionFailure("cannot read a tile body back from memory (errno \(errno))") }
+    /// The bytes, read back (for renders and the cache tiers; a hit sends them without this).
+    /// A failed read (a page that cannot come back in a tight memory cgroup) is an error, never
+    /// other bytes.
+    func read() throws(TileProviderError) -> [UInt8] {
+        guard let bytes = fileBody.read() else {
+            throw .unreadable(path: "the memory cache's copy of a tile (memory file)", errno: errno)
+        }
         return bytes
     }
 }

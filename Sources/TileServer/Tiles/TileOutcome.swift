@@ -40,8 +40,17 @@ public struct ServedTile: Sendable {
 
     /// The bytes in the memory cache's body arena, sent with `sendfile` (see `TileBodyArena`).
     var kept: TileBody? { content.kept }
-    /// The tile as stored (in the layer's format; a vector tile maybe gzip-compressed).
-    public var body: [UInt8] { content.kept?.bytes ?? content.held }
+    /// The tile as stored (in the layer's format; a vector tile maybe gzip-compressed): held by
+    /// the process, or read back from the memory cache's body arena, which can fail.
+    public func storedBytes() throws(TileProviderError) -> [UInt8] {
+        guard let kept = content.kept else { return content.held }
+        return try kept.read()
+    }
+    /// `storedBytes()` for code that cannot go on without them (tests, examples): it stops the
+    /// process if the arena's copy cannot be read. The server's paths use `storedBytes()`.
+    public var body: [UInt8] {
+        do { return try storedBytes() } catch { preconditionFailure("\(error)") }
+    }
     /// The body's length.
     public var byteCount: Int { content.kept?.count ?? content.held.count }
     /// A gzip-compressed `body` decompressed (made once, here, for clients that do not take

@@ -90,7 +90,7 @@ struct TileRenderer {
     private func decode(_ tile: ServedTile, from key: TileKey) throws(TileFailure) -> RGBAImage {
         let format = layer.format
         do {
-            return try TileImageCodec.decode(tile.body, format: format)
+            return try TileImageCodec.decode(try tile.storedBytes(), format: format)
         } catch {
             throw TileFailure(key: key, error: .undecodable(source: "tile \(key)", reason: "\(error)"))
         }
