@@ -1,68 +1,46 @@
 /// A parsed request: method, target (decoded path segments and raw query), version, headers, body.
 public struct HTTPRequest: Sendable, Equatable {
-    /// The fields that are counted references (strings, arrays) live in one shared box, copied
-    /// on the first change after a copy: a request is handed from the parser to the state
-    /// machine, the application and its completion, and each copy costs one reference count.
-    private final class Storage: @unchecked Sendable {
+    /// The counted fields (strings, arrays), in one shared box (`CopyOnWrite`): a request is
+    /// handed from the parser to the state machine, the application and its completion.
+    private struct Fields: Sendable {
         var target: String
         var pathSegments: [String]
         var query: String?
         var headers: HTTPHeaders
         var body: [UInt8]
-
-        init(target: String, pathSegments: [String], query: String?, headers: HTTPHeaders, body: [UInt8]) {
-            self.target = target
-            self.pathSegments = pathSegments
-            self.query = query
-            self.headers = headers
-            self.body = body
-        }
-
-        func copy() -> Storage {
-            Storage(target: target, pathSegments: pathSegments, query: query, headers: headers, body: body)
-        }
     }
 
-    // `@unchecked Sendable` above: a Storage is changed only through `mutable`, which first
-    // makes it unshared, so no two values (or threads) ever see one Storage change.
-    private var storage: Storage
-
-    private var mutable: Storage {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage
-        }
-    }
+    private var fields: CopyOnWrite<Fields>
 
     /// The method.
     public var method: HTTPMethod
     /// The request target exactly as sent (for logs).
     public var target: String {
-        get { storage.target }
-        set { mutable.target = newValue }
+        get { fields.value.target }
+        set { fields.value.target = newValue }
     }
     /// The path, percent-decoded, split on "/" (a leading slash gives no empty first segment).
     /// "/" gives `[]`; "/a/b.png" gives `["a", "b.png"]`.
     public var pathSegments: [String] {
-        get { storage.pathSegments }
-        set { mutable.pathSegments = newValue }
+        get { fields.value.pathSegments }
+        set { fields.value.pathSegments = newValue }
     }
     /// The raw query string (after "?", not decoded), or nil.
     public var query: String? {
-        get { storage.query }
-        set { mutable.query = newValue }
+        get { fields.value.query }
+        set { fields.value.query = newValue }
     }
     /// The protocol version.
     public var version: HTTPVersion
     /// The header fields.
     public var headers: HTTPHeaders {
-        get { storage.headers }
-        set { mutable.headers = newValue }
+        get { fields.value.headers }
+        set { fields.value.headers = newValue }
     }
     /// The body (empty for most requests).
     public var body: [UInt8] {
-        get { storage.body }
-        set { mutable.body = newValue }
+        get { fields.value.body }
+        set { fields.value.body = newValue }
     }
     /// The body length the client announced, as the parser read it from `Content-Length` (the
     /// body may not have been read: see `HTTPRequestParser.bodyWithheld`); `body.count` for a
@@ -75,7 +53,7 @@ public struct HTTPRequest: Sendable, Equatable {
         version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) {
         self.method = method
-        self.storage = Storage(target: target, pathSegments: pathSegments, query: query, headers: headers, body: body)
+        self.fields = CopyOnWrite(Fields(target: target, pathSegments: pathSegments, query: query, headers: headers, body: body))
         self.version = version
         self.announcedBodyLength = body.count
     }

@@ -1,66 +1,43 @@
 /// A response: status, headers and body. The connection adds `Content-Length`, `Date` and
 /// `Connection`, and drops the body of a `HEAD` answer.
 public struct HTTPResponse: Sendable {
-    /// The fields live in one shared box, copied on the first change after a copy: a response
-    /// travels through the connection's state machine, its queue and the log, and each copy
-    /// then costs one reference count, not one per header array, body and string.
-    private final class Storage: @unchecked Sendable {
+    /// The counted fields, in one shared box (`CopyOnWrite`): a response travels through the
+    /// connection's state machine, its queue and the log.
+    private struct Fields: Sendable {
         var status: HTTPStatus
         var headers: HTTPHeaders
         var body: [UInt8]
         var file: HTTPFileBody?
         var preparedHead: [UInt8]?
-
-        init(status: HTTPStatus, headers: HTTPHeaders, body: [UInt8]) {
-            self.status = status
-            self.headers = headers
-            self.body = body
-        }
-
-        func copy() -> Storage {
-            let copy = Storage(status: status, headers: headers, body: body)
-            copy.file = file
-            copy.preparedHead = preparedHead
-            return copy
-        }
     }
 
-    // `@unchecked Sendable` above: a Storage is changed only through `mutable`, which first
-    // makes it unshared, so no two values (or threads) ever see one Storage change.
-    private var storage: Storage
-
-    private var mutable: Storage {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage
-        }
-    }
+    private var fields: CopyOnWrite<Fields>
 
     /// The status.
     public var status: HTTPStatus {
-        get { storage.status }
-        set { mutable.status = newValue }
+        get { fields.value.status }
+        set { fields.value.status = newValue }
     }
     /// The header fields (without `Content-Length`, `Date`, `Connection`).
     public var headers: HTTPHeaders {
-        get { storage.headers }
-        set { mutable.headers = newValue }
+        get { fields.value.headers }
+        set { fields.value.headers = newValue }
     }
     /// The body bytes (shared, not copied, when they come from a cache).
     public var body: [UInt8] {
-        get { storage.body }
-        set { mutable.body = newValue }
+        get { fields.value.body }
+        set { fields.value.body = newValue }
     }
     /// A body sent from a file instead of `body` (which is then empty).
     public var file: HTTPFileBody? {
-        get { storage.file }
-        set { mutable.file = newValue }
+        get { fields.value.file }
+        set { fields.value.file = newValue }
     }
     /// The status line, header fields and Content-Length, already encoded (see `prepared()`);
     /// sent instead of encoding `headers` again.
     public private(set) var preparedHead: [UInt8]? {
-        get { storage.preparedHead }
-        set { mutable.preparedHead = newValue }
+        get { fields.value.preparedHead }
+        set { fields.value.preparedHead = newValue }
     }
     /// Free text for the access log (a cache hit or miss, say); never sent. (Kept out of the
     /// shared box: short strings are stored inline, so labelling a shared answer copies nothing.)
@@ -71,7 +48,7 @@ public struct HTTPResponse: Sendable {
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        storage = Storage(status: status, headers: headers, body: body)
+        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, preparedHead: nil))
     }
 
     /// The response with its head encoded once, for an answer kept and sent many times (a

@@ -79,13 +79,14 @@ public enum Router {
         var digits = text.utf8[...]
         let negative = signed && digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
+        func notANumber() -> Result<Int, CoordinateRefusal> {
+            .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text)\" is not a number")))
+        }
+        guard !digits.isEmpty else { return notANumber() }
         var value = 0
         for byte in digits {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return notANumber() }
             value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
-        }
-        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text)\" is not a number")))
         }
         guard digits.count <= maxCoordinateDigits else {
             return .failure(CoordinateRefusal(match: .notFound("\(name) \(text) is out of range")))
