@@ -167,10 +167,12 @@ public final class EpollEventLoop: IOEventLoop, @unchecked Sendable {
 
     private func runTasks() {
         wakePending.store(false, ordering: .sequentiallyConsistent)
-        let tasks = inbox.withLock { inbox in
-            let taken = inbox
-            inbox.removeAll(keepingCapacity: true)
-            return taken
+        // Taken whole, leaving an empty array: no allocation on the (usual) pass with no tasks,
+        // and none to keep the old capacity while `tasks` still holds the buffer.
+        let tasks = inbox.withLock { inbox -> [() -> Void] in
+            guard !inbox.isEmpty else { return [] }
+            defer { inbox = [] }
+            return inbox
         }
         for task in tasks { task() }
     }

@@ -22,6 +22,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public let capacity: Int
     @usableFromInline let shards: [CacheShard<Key, Value>]
     @usableFromInline let shardMask: Int
+    /// Spreads keys over the shards (the lookup inside a shard hashes the key again, fully).
+    @usableFromInline let shardHash: @Sendable (Key) -> Int
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -29,7 +31,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   - shardCount: the number of independently locked parts, rounded up to a
     ///     power of two. Each holds `capacity / shardCount` bytes, and an entry
     ///     costlier than that is never stored. Use 1 for exact global LRU order.
-    public init(capacity: Int, shardCount: Int = MemoryCache.defaultShardCount) {
+    ///   - shardHash: what picks a key's shard; by default its `hashValue`. A cheaper function
+    ///     of the key (its coordinates, say) saves a second full hash per lookup. Any function
+    ///     is correct; one that spreads keys evenly keeps the shards' locks apart.
+    public init(
+        capacity: Int, shardCount: Int = MemoryCache.defaultShardCount,
+        shardHash: @escaping @Sendable (Key) -> Int = { $0.hashValue }
+    ) {
         precondition(capacity >= 0, "MemoryCache capacity must not be negative")
         precondition(shardCount >= 1, "MemoryCache needs at least one shard")
         var count = 1
@@ -39,6 +47,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             CacheShard(capacity: capacity / count + (index < capacity % count ? 1 : 0))
         }
         self.shardMask = count - 1
+        self.shardHash = shardHash
     }
 
     /// The stored value for `key`, which becomes the most recently used; `nil` on
@@ -98,6 +107,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     @inlinable
     func shard(for key: Key) -> CacheShard<Key, Value> {
-        shards[key.hashValue & shardMask]
+        // Multiplied by 2^64/φ, whose high bits mix every input bit (a weak `shardHash` spreads too).
+        let mixed = UInt64(truncatingIfNeeded: shardHash(key)) &* 0x9E37_79B9_7F4A_7C15
+        return shards[Int(truncatingIfNeeded: mixed >> 32) & shardMask]
     }
 }

@@ -13,90 +13,152 @@ struct HTTPAccessLogEntry {
 }
 
 enum HTTPAccessLogLine {
-    private static let textPrefix = Array(" info tilelayer.access : peer=".utf8)
-    private static let jsonPrefix = Array(#"{"time":""#.utf8)
-    private static let jsonAfterTime = Array(#"","level":"info","logger":"tilelayer.access","message":"request","peer":""#.utf8)
-
-    /// Appends the line for `entry` stamped `time` (RFC 3339, UTC) to `buffer`.
+    /// Appends the line for `entry` stamped `time` (RFC 3339, UTC) to `buffer`: written into
+    /// scratch memory sized for the line's worst case, then appended with one copy (not byte by
+    /// byte into the array, which checks uniqueness and capacity per byte).
     static func append(_ entry: HTTPAccessLogEntry, time: [UInt8], format: HTTPAccessLogFormat, to buffer: inout [UInt8]) {
-        switch format {
-        case .text:
-            buffer.append(contentsOf: time)
-            buffer.append(contentsOf: textPrefix)
-            buffer.append(contentsOf: entry.peer.utf8)
-            field(" method=", entry.method.rawValue, to: &buffer)
-            field(" path=", entry.target, to: &buffer)
-            buffer.append(contentsOf: " status=".utf8)
-            digits(UInt64(max(0, entry.status)), to: &buffer)
-            buffer.append(contentsOf: " bytes=".utf8)
-            digits(UInt64(max(0, entry.bytes)), to: &buffer)
-            buffer.append(contentsOf: " micros=".utf8)
-            digits(entry.micros, to: &buffer)
-            if let cache = entry.cache { field(" cache=", cache, to: &buffer) }
-        case .json:
-            buffer.append(contentsOf: jsonPrefix)
-            buffer.append(contentsOf: time)
-            buffer.append(contentsOf: jsonAfterTime)
-            escaped(entry.peer, to: &buffer)
-            buffer.append(contentsOf: #"","method":""#.utf8)
-            escaped(entry.method.rawValue, to: &buffer)
-            buffer.append(contentsOf: #"","path":""#.utf8)
-            escaped(entry.target, to: &buffer)
-            buffer.append(contentsOf: #"","status":""#.utf8)
-            digits(UInt64(max(0, entry.status)), to: &buffer)
-            buffer.append(contentsOf: #"","bytes":""#.utf8)
-            digits(UInt64(max(0, entry.bytes)), to: &buffer)
-            buffer.append(contentsOf: #"","micros":""#.utf8)
-            digits(entry.micros, to: &buffer)
-            if let cache = entry.cache {
-                buffer.append(contentsOf: #"","cache":""#.utf8)
-                escaped(cache, to: &buffer)
+        // Every variable field may grow 6-fold as JSON escapes (\u00XX); constants and numbers fit in 256.
+        let variable = entry.peer.utf8.count + entry.method.rawValue.utf8.count + entry.target.utf8.count
+            + (entry.cache?.utf8.count ?? 0)
+        let worst = time.count + 256 + 6 * variable
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: worst) { scratch in
+            var line = LineWriter(base: scratch.baseAddress!)
+            switch format {
+            case .text: text(entry, time: time, to: &line)
+            case .json: json(entry, time: time, to: &line)
             }
-            buffer.append(contentsOf: #""}"#.utf8)
+            line.write(UInt8(ascii: "\n"))
+            assert(line.count <= worst, "access-log line longer than its worst case")
+            buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress, count: line.count))
         }
-        buffer.append(UInt8(ascii: "\n"))
     }
 
-    private static func field(_ name: StaticString, _ value: String, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        // The text format is one line: a control byte in a value (none can come from the
-        // parser, which refuses them) would be shown as "?".
-        for byte in value.utf8 { buffer.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
+    private static func text(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout LineWriter) {
+        line.write(time)
+        line.write(" info tilelayer.access : peer=")
+        line.writeVisible(entry.peer)
+        line.write(" method=")
+        line.writeVisible(entry.method.rawValue)
+        line.write(" path=")
+        line.writeVisible(entry.target)
+        line.write(" status=")
+        line.writeDigits(UInt64(max(0, entry.status)))
+        line.write(" bytes=")
+        line.writeDigits(UInt64(max(0, entry.bytes)))
+        line.write(" micros=")
+        line.writeDigits(entry.micros)
+        if let cache = entry.cache {
+            line.write(" cache=")
+            line.writeVisible(cache)
+        }
     }
 
-    /// `value` as the inside of a JSON string (RFC 8259 §7).
-    static func escaped(_ value: String, to buffer: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(byte)
-            case 0 ..< 0x20:
-                buffer.append(contentsOf: "\\u00".utf8)
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 0xF)])
-            default:
-                buffer.append(byte)
-            }
+    private static func json(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout LineWriter) {
+        line.write(#"{"time":""#)
+        line.write(time)
+        line.write(#"","level":"info","logger":"tilelayer.access","message":"request","peer":""#)
+        line.writeEscaped(entry.peer)
+        line.write(#"","method":""#)
+        line.writeEscaped(entry.method.rawValue)
+        line.write(#"","path":""#)
+        line.writeEscaped(entry.target)
+        line.write(#"","status":""#)
+        line.writeDigits(UInt64(max(0, entry.status)))
+        line.write(#"","bytes":""#)
+        line.writeDigits(UInt64(max(0, entry.bytes)))
+        line.write(#"","micros":""#)
+        line.writeDigits(entry.micros)
+        if let cache = entry.cache {
+            line.write(#"","cache":""#)
+            line.writeEscaped(cache)
         }
+        line.write(#""}"#)
     }
 
     /// Decimal digits of `value`.
     static func digits(_ value: UInt64, to buffer: inout [UInt8]) {
-        if value < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var rest = value
-            var index = 20
-            while rest > 0 {
-                index -= 1
-                scratch[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[index...]))
+            var line = LineWriter(base: scratch.baseAddress!)
+            line.writeDigits(value)
+            buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress, count: line.count))
         }
+    }
+}
+
+/// Writes a line into memory the caller sized for it (no bounds or capacity checks per byte).
+private struct LineWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+
+    init(base: UnsafeMutablePointer<UInt8>) {
+        self.base = base
+    }
+
+    mutating func write(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    mutating func write(_ text: StaticString) {
+        write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `value` on one line: a control byte (none can come from the parser, which refuses them)
+    /// is shown as "?".
+    mutating func writeVisible(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            for byte in bytes { write(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
+        }
+    }
+
+    /// `value` as the inside of a JSON string (RFC 8259 §7).
+    mutating func writeEscaped(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    write(UInt8(ascii: "\\"))
+                    write(byte)
+                case 0 ..< 0x20:
+                    write("\\u00")
+                    write(Self.hex(byte >> 4))
+                    write(Self.hex(byte & 0xF))
+                default:
+                    write(byte)
+                }
+            }
+        }
+    }
+
+    private static func hex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+
+    /// Decimal digits of `value` (at most 20).
+    mutating func writeDigits(_ value: UInt64) {
+        var length = 1
+        var scale: UInt64 = 10
+        while length < 20 && value >= scale {
+            length += 1
+            scale = scale.multipliedReportingOverflow(by: 10).overflow ? .max : scale * 10
+        }
+        var rest = value
+        for index in stride(from: count + length - 1, through: count, by: -1) {
+            base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += length
     }
 }

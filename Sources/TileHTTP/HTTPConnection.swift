@@ -145,7 +145,8 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     private func run(_ first: HTTPConnectionStateMachine.Action) {
         var action = first
         while !closed {
-            switch action {
+            // Consumed: the payload (a request, an answer) moves out instead of being copied.
+            switch consume action {
             case .wait:
                 applyState()
                 return
@@ -159,6 +160,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
                 action = .wait
             case .close:
                 closeNow()
+                return
             }
         }
     }

@@ -21,7 +21,7 @@ enum HTTPHeadParser {
         }
         guard let requestLine = nextLine(), !requestLine.isEmpty else { throw .malformedRequestLine }
         let (method, target, version) = try parseRequestLine(requestLine)
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders(reservingCapacity: min(maxFields, 16))
         while let line = nextLine() {
             // The head ends with an empty line (and the parser hands over nothing after it).
             if line.isEmpty {
@@ -36,17 +36,17 @@ enum HTTPHeadParser {
         if version == .http1_1 && headers.count(of: .host) != 1 { throw .missingOrDuplicateHost }
         let parsedTarget = try HTTPRequestTarget(parsing: target)
         // RFC 9112 §3.2.4: the asterisk form is for a server-wide OPTIONS only.
-        if parsedTarget.isAsterisk && method != "OPTIONS" {
+        if parsedTarget.isAsterisk && method != .options {
             throw .malformedTarget(reason: "\"*\" is a target for OPTIONS only")
         }
         // RFC 9112 §3.2.2: with an absolute-form target, its authority is the host; Host is ignored.
         if let authority = parsedTarget.authority { headers.set(.host, authority) }
-        return HTTPRequest(method: HTTPMethod(method), target: target, pathSegments: parsedTarget.pathSegments,
+        return HTTPRequest(method: method, target: target, pathSegments: parsedTarget.pathSegments,
                            query: parsedTarget.query, version: version, headers: headers)
     }
 
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError)
-        -> (String, String, HTTPVersion)
+        -> (HTTPMethod, String, HTTPVersion)
     {
         // "METHOD SP TARGET SP VERSION": exactly two spaces (no array of parts).
         guard let firstSpace = line.firstIndex(of: space) else { throw .malformedRequestLine }
@@ -62,9 +62,9 @@ enum HTTPHeadParser {
             throw .malformedTarget(reason: "raw control, space or non-ASCII byte in the target")
         }
         let version: HTTPVersion
-        if versionBytes.elementsEqual("HTTP/1.1".utf8) {
+        if equals(versionBytes, "HTTP/1.1") {
             version = .http1_1
-        } else if versionBytes.elementsEqual("HTTP/1.0".utf8) {
+        } else if equals(versionBytes, "HTTP/1.0") {
             version = .http1_0
         } else if isLaterHTTP1(versionBytes) {
             version = .http1_1  // RFC 9110 §6.2: answer a later 1.x as the highest 1.x we speak
@@ -73,7 +73,20 @@ enum HTTPHeadParser {
         } else {
             throw .malformedRequestLine
         }
-        return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), version)
+        return (methodToken(method), String(decoding: target, as: UTF8.self), version)
+    }
+
+    /// The method's token; GET and HEAD (nearly every request) without decoding a string.
+    private static func methodToken(_ bytes: ArraySlice<UInt8>) -> HTTPMethod {
+        if equals(bytes, "GET") { return .get }
+        if equals(bytes, "HEAD") { return .head }
+        return HTTPMethod(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Whether `bytes` are exactly `text`'s bytes (compared in memory, no iterator over a String).
+    private static func equals(_ bytes: ArraySlice<UInt8>, _ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        return bytes.withUnsafeBufferPointer { $0.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
     }
 
     /// "HTTP/1.d" with d from 2 to 9.

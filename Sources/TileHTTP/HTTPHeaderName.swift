@@ -20,12 +20,20 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     /// `text` with A-Z made a-z (field names are ASCII tokens): `text` itself, not a copy, when
     /// it has no capitals; never the Unicode case mapping `lowercased()` runs per character.
     private static func asciiLowercased(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return text }
-        return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
-                      as: UTF8.self)
+        func isCapital(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        guard text.utf8.contains(where: isCapital) else { return text }
+        // Written in place: a name of up to 15 bytes ("Host", "Accept") is a small string, no allocation.
+        let count = text.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            for (index, byte) in text.utf8.enumerated() { buffer[index] = isCapital(byte) ? byte | 0x20 : byte }
+            return count
+        }
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.canonical == rhs.canonical }
+    /// Names of different lengths differ without a string comparison (most of a lookup's fields).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.canonical.utf8.count == rhs.canonical.utf8.count && lhs.canonical == rhs.canonical
+    }
     public func hash(into hasher: inout Hasher) { hasher.combine(canonical) }
 
     public static let accessControlAllowHeaders = HTTPHeaderName("Access-Control-Allow-Headers")

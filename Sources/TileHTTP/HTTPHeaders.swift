@@ -8,6 +8,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields = []
     }
 
+    /// An empty list with room for `capacity` fields (one allocation as a parsed head's fields arrive).
+    public init(reservingCapacity capacity: Int) {
+        fields = []
+        fields.reserveCapacity(capacity)
+    }
+
     public init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }

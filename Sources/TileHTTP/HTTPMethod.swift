@@ -10,6 +10,11 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
+    /// Tokens of different lengths differ without a string comparison (GET against HEAD, say).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue.utf8.count == rhs.rawValue.utf8.count && lhs.rawValue == rhs.rawValue
+    }
+
     public static let get = HTTPMethod("GET")
     public static let head = HTTPMethod("HEAD")
     public static let post = HTTPMethod("POST")

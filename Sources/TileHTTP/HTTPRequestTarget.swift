@@ -72,6 +72,7 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     ) throws(HTTPParseError) -> (segments: [String], query: String?)? {
         guard bytes.first == UInt8(ascii: "/") else { return nil }
         var segments: [String] = []
+        segments.reserveCapacity(8)  // one allocation for a tile path, not one per doubling
         var query: String?
         var start = 1
         var index = 1

@@ -58,13 +58,16 @@ public enum TileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The format whose URL extension is exactly `fileExtension` (`png`, `jpg`, `jpeg`, `webp`, `pbf`, `mvt`).
     public init?(fileExtension: String) {
-        guard let format = Self.byExtension[fileExtension] else { return nil }
-        self = format
+        // Six short names: a scan that compares lengths first beats hashing the extension.
+        let length = fileExtension.utf8.count
+        guard let found = Self.byExtension.first(where: { $0.name.utf8.count == length && $0.name == fileExtension })
+        else { return nil }
+        self = found.format
     }
 
-    /// Every extension's format, made once (a tile request looks its extension up here).
-    private static let byExtension: [String: TileFormat] = Dictionary(
-        allCases.flatMap { format in format.fileExtensions.map { ($0, format) } }, uniquingKeysWith: { first, _ in first })
+    /// Every extension with its format, made once (a tile request looks its extension up here).
+    private static let byExtension: [(name: String, format: TileFormat)] =
+        allCases.flatMap { format in format.fileExtensions.map { (name: $0, format: format) } }
 
     /// The format a path or URL template's file extension names (`{z}/{x}/{y}.jpg`, a query
     /// string ignored); nil when it has none this enum knows.

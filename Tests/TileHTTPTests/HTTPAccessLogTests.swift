@@ -42,7 +42,20 @@ import Testing
         #expect(second["cache"] == nil && second["status"] == "404")
     }
 
-    @Test(arguments: [0, 7, 10, 99, 1234567, UInt64.max])
+    @Test func controlBytesAreShownNotWritten() throws {
+        var control = entry
+        control.target = "/a\u{01}b\u{7F}"
+        var text: [UInt8] = []
+        HTTPAccessLogLine.append(control, time: time, format: .text, to: &text)
+        #expect(String(decoding: text, as: UTF8.self).contains(" path=/a?b? status="))
+        var json: [UInt8] = []
+        HTTPAccessLogLine.append(control, time: time, format: .json, to: &json)
+        #expect(String(decoding: json, as: UTF8.self).contains("\"path\":\"/a\\u0001b\u{7F}\""))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.dropLast())) as? [String: String])
+        #expect(object["path"] == "/a\u{01}b\u{7F}")
+    }
+
+    @Test(arguments: [0, 7, 9, 10, 99, 100, 1234567, 9_999_999_999_999_999_999, 10_000_000_000_000_000_000, UInt64.max])
     func digitsAreDecimal(value: UInt64) {
         var buffer: [UInt8] = []
         HTTPAccessLogLine.digits(value, to: &buffer)

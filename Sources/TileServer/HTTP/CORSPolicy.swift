@@ -27,6 +27,12 @@ struct CORSPolicy: Sendable {
     /// `Vary: Origin`, so a shared cache keeps one copy per origin.
     var variesByOrigin: Bool { !origins.isEmpty }
 
+    /// What a tile's prepared answer depends on: the allowed origin for `request` and whether
+    /// answers vary by origin (compared, never concatenated, per request).
+    func answerKey(for request: HTTPRequest) -> PreparedTileAnswer.CORSKey {
+        PreparedTileAnswer.CORSKey(origin: allowedOrigin(for: request), variesByOrigin: variesByOrigin)
+    }
+
     /// Adds the CORS headers of an answer to `request`.
     func addHeaders(to headers: inout HTTPHeaders, for request: HTTPRequest) {
         if let origin = allowedOrigin(for: request) { headers.add(.accessControlAllowOrigin, origin) }

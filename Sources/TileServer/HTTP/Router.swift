@@ -7,11 +7,14 @@ public enum Router {
 
     /// The route for `segments` (as `HTTPRequest.pathSegments`).
     public static func match(_ segments: [String]) -> RouteMatch {
-        if segments.first == "admin" { return admin(Array(segments.dropFirst())) }
-        if segments.first == StaticRouteParser.prefix { return StaticRouteParser.match(segments) }
-        if segments.first == CameraRouteParser.prefix { return CameraRouteParser.match(segments) }
-        if segments.first == WMTSRoute.prefix { return WMTSRoute.match(segments) }
-        if segments.first == OGCAPIRoute.prefix { return OGCAPIRoute.match(segments) }
+        // A tile path's first segment is a zoom (digits): it skips the named prefixes' compares.
+        if let first = segments.first, startsWithLetter(first) {
+            if first == "admin" { return admin(Array(segments.dropFirst())) }
+            if first == StaticRouteParser.prefix { return StaticRouteParser.match(segments) }
+            if first == CameraRouteParser.prefix { return CameraRouteParser.match(segments) }
+            if first == WMTSRoute.prefix { return WMTSRoute.match(segments) }
+            if first == OGCAPIRoute.prefix { return OGCAPIRoute.match(segments) }
+        }
         switch segments.count {
         case 0:
             return .route(.index)
@@ -76,22 +79,26 @@ public enum Router {
     /// A tile coordinate's value: decimal digits (and, when `signed`, a leading "-": x outside
     /// [0, 2^z) wraps, the map repeats east and west), at most `maxCoordinateDigits` of them.
     private static func coordinate(_ name: String, _ text: Substring, signed: Bool = false) -> Result<Int, CoordinateRefusal> {
-        var digits = text.utf8[...]
-        let negative = signed && digits.first == UInt8(ascii: "-")
-        if negative { digits = digits.dropFirst() }
-        func notANumber() -> Result<Int, CoordinateRefusal> {
-            .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text)\" is not a number")))
+        var bytes = text
+        // Read on the contiguous UTF-8 (a small string is copied to the stack): no index types.
+        let value: Int? = bytes.withUTF8 { utf8 in
+            var digits = utf8[...]
+            let negative = signed && digits.first == UInt8(ascii: "-")
+            if negative { digits = digits.dropFirst() }
+            guard !digits.isEmpty else { return nil }
+            var value = 0
+            for byte in digits {
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+                value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
+            }
+            guard digits.count <= maxCoordinateDigits else { return .min }
+            return negative ? -value : value
         }
-        guard !digits.isEmpty else { return notANumber() }
-        var value = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return notANumber() }
-            value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
+        switch value {
+        case nil: return .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text)\" is not a number")))
+        case .min?: return .failure(CoordinateRefusal(match: .notFound("\(name) \(text) is out of range")))
+        case let value?: return .success(value)
         }
-        guard digits.count <= maxCoordinateDigits else {
-            return .failure(CoordinateRefusal(match: .notFound("\(name) \(text) is out of range")))
-        }
-        return .success(negative ? -value : value)
     }
 
     private static func startsWithLetter(_ text: String) -> Bool {

@@ -15,12 +15,12 @@ extension TileService {
     /// With `mayBlock` false (on an event loop) it opens, reads and hashes nothing: it answers
     /// only from the memory cache, or from a file kept open whose fingerprint is known.
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
-        guard let files = layer.fileSource, let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale)
-        else { return nil }
+        guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
         let counters = pipeline.metrics[layer.name]
         if let cached = pipeline.memoryHit(for: key, layer: layer, counters: counters) {
-            return answer(request, .success(cached), layer: layer, scale: key.scale, cacheUse: .hit)
+            return hitAnswer(request, cached, layer: layer, scale: key.scale)
         }
+        guard let files = layer.fileSource else { return nil }
         let opened: TileFile?
         if !mayBlock {
             guard let kept = openFiles.kept(for: key), pipeline.fileFingerprints.known(kept) != nil else { return nil }

@@ -28,7 +28,7 @@ extension TileService {
         case .key(let layer, let key):
             if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: false) { return sent }
             guard let hit = pipeline.memoryHit(for: key, layer: layer) else { return nil }
-            return answer(request, .success(hit), layer: layer, scale: key.scale, cacheUse: .hit)
+            return hitAnswer(request, hit, layer: layer, scale: key.scale)
         }
     }
 
@@ -62,6 +62,18 @@ extension TileService {
         case .failure(let problem):
             return .answered(errorAnswer(.badRequest(problem.description), to: request))
         }
+    }
+
+    /// The answer for a memory hit: `answer(_:_:layer:scale:cacheUse:)` with `.hit`, without
+    /// wrapping a tile in a `Result` on the hot path.
+    func hitAnswer(_ request: HTTPRequest, _ outcome: TileOutcome, layer: Layer, scale: Int) -> HTTPResponse {
+        guard case .tile(let tile) = outcome else {
+            return answer(request, .success(outcome), layer: layer, scale: scale, cacheUse: .hit)
+        }
+        var response = tileAnswer(request, tile, layer: layer)
+        response.note = tile.staleAge == nil ? TileCacheUse.hit.rawValue : TileCacheUse.hit.rawValue + ",stale"
+        response.route = MetricsRoute.tile
+        return response
     }
 
     /// The answer for a pipeline result, noted with the cache's part for the access log.
@@ -100,8 +112,7 @@ extension TileService {
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
         let cors = state.cors
         if tile.staleAge == nil && layer.memoryLifetime == nil && !tile.isGzip && !HTTPConditional.isConditional(request.headers) {
-            let key = (cors.allowedOrigin(for: request) ?? "") + (cors.variesByOrigin ? " (varies)" : "")
-            return tile.preparedAnswer.response(layer: layer, cors: key) {
+            return tile.preparedAnswer.response(layer: layer, cors: cors.answerKey(for: request)) {
                 freshTileAnswer(request, tile, layer: layer, cors: cors)
             }
         }

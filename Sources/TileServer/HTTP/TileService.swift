@@ -65,7 +65,7 @@ public final class TileService: HTTPResponder {
         let workers = WorkerPool(threads: state.server.workerThreads, queueLimit: state.server.workerQueue)
         self.workers = workers
         let budget = MemoryBudget(memoryBytes: state.server.cacheMemoryBytes)
-        pipeline = TilePipeline(cache: MemoryCache(capacity: budget.tiles), decodedTiles: MemoryCache(capacity: budget.decodedTiles),
+        pipeline = TilePipeline(cache: MemoryCache(capacity: budget.tiles, shardHash: TileKey.shardHash), decodedTiles: MemoryCache(capacity: budget.decodedTiles),
                                 logger: logger,
                                 metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory),
                                 workers: workers,

@@ -1,7 +1,8 @@
 import CoreMetrics
 
-/// One layer's tile-pipeline counters, made when the service is built.
-struct LayerMetrics: Sendable {
+/// One layer's tile-pipeline counters, made when the service is built. A class: a hit passes
+/// them along as one reference, not six.
+final class LayerMetrics: Sendable {
     /// Lookups answered from the memory cache.
     let hits: Counter
     /// Lookups that started a fill.

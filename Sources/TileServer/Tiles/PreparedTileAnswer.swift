@@ -7,9 +7,16 @@ import TileHTTP
 /// those two values and rebuilt when either differs (a reload, or a tile shared by layers, like
 /// the transparent empty tile).
 final class PreparedTileAnswer: Sendable {
+    /// The CORS part of an answer: the `Access-Control-Allow-Origin` value, and whether it
+    /// carries `Vary: Origin`.
+    struct CORSKey: Equatable {
+        let origin: String?
+        let variesByOrigin: Bool
+    }
+
     private struct Entry {
         let cacheControl: String
-        let cors: String
+        let cors: CORSKey
         let response: HTTPResponse
     }
 
@@ -19,7 +26,7 @@ final class PreparedTileAnswer: Sendable {
 
     /// The answer for `layer` whose CORS headers `cors` names (the allowed origin, and whether it
     /// varies by origin), made by `make` the first time (or after a change).
-    func response(layer: Layer, cors: String, make: () -> HTTPResponse) -> HTTPResponse {
+    func response(layer: Layer, cors: CORSKey, make: () -> HTTPResponse) -> HTTPResponse {
         let cacheControl = layer.cacheControl
         if let kept = entry.withLock({ $0 }), kept.cacheControl == cacheControl, kept.cors == cors {
             return kept.response

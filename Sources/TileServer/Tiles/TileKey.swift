@@ -26,6 +26,25 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
         self.generation = generation
     }
 
+    /// Hashes what tells keys apart; an empty `variables` (most layers) adds nothing, so a
+    /// memory hit does not hash an empty dictionary (equal keys still hash equally).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(layer)
+        hasher.combine(tile.z)
+        hasher.combine(tile.x)
+        hasher.combine(tile.y)
+        hasher.combine(scale)
+        hasher.combine(generation)
+        if !variables.isEmpty { hasher.combine(variables) }
+    }
+
+    /// Spreads keys over a memory cache's shards without a full hash: tile, scale and layer
+    /// name length (`MemoryCache`'s `shardHash`).
+    static let shardHash: @Sendable (TileKey) -> Int = { key in
+        (key.tile.x &* 0x1F1F_1F1F) ^ (key.tile.y &* 0x7FFF_FFED) ^ (key.tile.z << 56) ^ (key.scale << 52)
+            ^ (key.layer.utf8.count << 48)
+    }
+
     public var description: String {
         "\(layer)/\(tile)\(scale == 2 ? "@2x" : "")"
             + (variables.isEmpty ? "" : "?" + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&"))
