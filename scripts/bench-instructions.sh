@@ -17,6 +17,7 @@
 #   SKIP_BUILD=0      1: use the existing release binary
 #   TILELAYER=        a tilelayer binary to measure instead of this checkout's release build
 #   KEEP=0            1: keep the temp dir (configs, callgrind files)
+#   MEMORY=1          0: tilelayer's layer has no memory cache (tiles go out with sendfile from their files)
 #   PROFILE=0         1: also print each server's functions by instructions (scripts/bench/callgrind-self.py)
 set -euo pipefail
 
@@ -27,6 +28,8 @@ TRANSPORT=${TRANSPORT:-epoll}
 SKIP_BUILD=${SKIP_BUILD:-0}
 KEEP=${KEEP:-0}
 PROFILE=${PROFILE:-0}
+MEMORY=${MEMORY:-1}
+if [[ $MEMORY == 0 ]]; then export LAYER_EXTRA="    cache: {memory: false}"; fi
 
 die() { echo "bench-instructions: $*" >&2; exit 2; }
 for name in COUNT WARMUP; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
@@ -81,6 +84,7 @@ echo "   tilelayer:  $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo
 echo "   nginx:      $("$NGINX" -v 2>&1)"
 echo "   requests:   $COUNT measured after $WARMUP, one keep-alive connection, $(wc -l <"$TMP/paths.txt") tile paths round robin"
 echo "   access log: $( (( ACCESS_LOG )) && echo on || echo off ) at both sides"
+echo "   memory:     tilelayer's memory cache $( [[ $MEMORY == 0 ]] && echo off || echo on )"
 
 # shellcheck source=bench/configs.sh
 source "$SCRIPT_DIR/bench/configs.sh"

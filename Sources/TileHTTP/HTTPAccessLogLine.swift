@@ -22,7 +22,7 @@ enum HTTPAccessLogLine {
             + (entry.cache?.utf8.count ?? 0)
         let worst = time.count + 256 + 6 * variable
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: worst) { scratch in
-            var line = LineWriter(base: scratch.baseAddress!)
+            var line = ByteWriter(base: scratch.baseAddress!)
             switch format {
             case .text: text(entry, time: time, to: &line)
             case .json: json(entry, time: time, to: &line)
@@ -33,7 +33,7 @@ enum HTTPAccessLogLine {
         }
     }
 
-    private static func text(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout LineWriter) {
+    private static func text(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout ByteWriter) {
         line.write(time)
         line.write(" info tilelayer.access : peer=")
         line.writeVisible(entry.peer)
@@ -53,7 +53,7 @@ enum HTTPAccessLogLine {
         }
     }
 
-    private static func json(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout LineWriter) {
+    private static func json(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout ByteWriter) {
         line.write(#"{"time":""#)
         line.write(time)
         line.write(#"","level":"info","logger":"tilelayer.access","message":"request","peer":""#)
@@ -78,87 +78,9 @@ enum HTTPAccessLogLine {
     /// Decimal digits of `value`.
     static func digits(_ value: UInt64, to buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var line = LineWriter(base: scratch.baseAddress!)
+            var line = ByteWriter(base: scratch.baseAddress!)
             line.writeDigits(value)
             buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress, count: line.count))
         }
-    }
-}
-
-/// Writes a line into memory the caller sized for it (no bounds or capacity checks per byte).
-private struct LineWriter {
-    let base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
-
-    init(base: UnsafeMutablePointer<UInt8>) {
-        self.base = base
-    }
-
-    mutating func write(_ byte: UInt8) {
-        base[count] = byte
-        count += 1
-    }
-
-    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-        (base + count).update(from: start, count: bytes.count)
-        count += bytes.count
-    }
-
-    mutating func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { write($0) }
-    }
-
-    mutating func write(_ text: StaticString) {
-        write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// `value` on one line: a control byte (none can come from the parser, which refuses them)
-    /// is shown as "?".
-    mutating func writeVisible(_ value: String) {
-        var value = value
-        value.withUTF8 { bytes in
-            for byte in bytes { write(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
-        }
-    }
-
-    /// `value` as the inside of a JSON string (RFC 8259 §7).
-    mutating func writeEscaped(_ value: String) {
-        var value = value
-        value.withUTF8 { bytes in
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    write(UInt8(ascii: "\\"))
-                    write(byte)
-                case 0 ..< 0x20:
-                    write("\\u00")
-                    write(Self.hex(byte >> 4))
-                    write(Self.hex(byte & 0xF))
-                default:
-                    write(byte)
-                }
-            }
-        }
-    }
-
-    private static func hex(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
-
-    /// Decimal digits of `value` (at most 20).
-    mutating func writeDigits(_ value: UInt64) {
-        var length = 1
-        var scale: UInt64 = 10
-        while length < 20 && value >= scale {
-            length += 1
-            scale = scale.multipliedReportingOverflow(by: 10).overflow ? .max : scale * 10
-        }
-        var rest = value
-        for index in stride(from: count + length - 1, through: count, by: -1) {
-            base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-        count += length
     }
 }

@@ -5,36 +5,47 @@ enum HTTPHeadParser {
     private static let colon = UInt8(ascii: ":")
     private static let cr = UInt8(ascii: "\r")
 
-    /// Parses `head`, which ends with the empty line.
+    /// Parses `head`, which ends with the empty line. Read in place on the buffer's memory with
+    /// integer offsets: no slices, iterators or intermediate strings but the request's own.
     static func parse(_ head: ArraySlice<UInt8>, maxFields: Int = HTTPParserLimits.defaultHeaderFields)
         throws(HTTPParseError) -> HTTPRequest
     {
-        // Line by line, in place: no array of lines.
-        var rest = head[...]
-        func nextLine() -> ArraySlice<UInt8>? {
-            guard !rest.isEmpty else { return nil }
-            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
-            var line = rest[rest.startIndex ..< end]
-            rest = end < rest.endIndex ? rest[(end + 1)...] : rest[rest.endIndex...]
-            if line.last == cr { line = line.dropLast() }
+        let parsed = head.withUnsafeBufferPointer { bytes in
+            Result { () throws(HTTPParseError) -> HTTPRequest in try parse(bytes, maxFields: maxFields) }
+        }
+        return try parsed.get()
+    }
+
+    private static func parse(_ head: UnsafeBufferPointer<UInt8>, maxFields: Int) throws(HTTPParseError) -> HTTPRequest {
+        // Line by line: `position` is where the next line starts.
+        var position = 0
+        func nextLine() -> Range<Int>? {
+            guard position < head.count else { return nil }
+            var end = position
+            while end < head.count && head[end] != lf { end += 1 }
+            var line = position ..< end
+            position = min(end + 1, head.count)
+            if line.upperBound > line.lowerBound && head[line.upperBound - 1] == cr { line = line.lowerBound ..< line.upperBound - 1 }
             return line
         }
         guard let requestLine = nextLine(), !requestLine.isEmpty else { throw .malformedRequestLine }
-        let (method, target, version) = try parseRequestLine(requestLine)
+        let (method, targetRange, version) = try parseRequestLine(head, requestLine)
         var headers = HTTPHeaders(reservingCapacity: min(maxFields, 16))
         while let line = nextLine() {
             // The head ends with an empty line (and the parser hands over nothing after it).
             if line.isEmpty {
-                guard rest.allSatisfy({ $0 == cr || $0 == UInt8(ascii: "\n") }) else { throw .malformedHeader }
+                for index in position ..< head.count where head[index] != cr && head[index] != lf { throw .malformedHeader }
                 break
             }
             if headers.count >= maxFields { throw .tooManyHeaderFields(limit: maxFields) }
-            let (name, value) = try parseField(line)
-            headers.add(HTTPHeaderName(name), value)
+            let (name, value) = try parseField(head, line)
+            headers.add(name, value)
         }
         // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
         if version == .http1_1 && headers.count(of: .host) != 1 { throw .missingOrDuplicateHost }
-        let parsedTarget = try HTTPRequestTarget(parsing: target)
+        let targetBytes = UnsafeBufferPointer(rebasing: head[targetRange])
+        let target = String(decoding: targetBytes, as: UTF8.self)
+        let parsedTarget = try HTTPRequestTarget(parsing: target, bytes: targetBytes)
         // RFC 9112 §3.2.4: the asterisk form is for a server-wide OPTIONS only.
         if parsedTarget.isAsterisk && method != .options {
             throw .malformedTarget(reason: "\"*\" is a target for OPTIONS only")
@@ -45,22 +56,26 @@ enum HTTPHeadParser {
                            query: parsedTarget.query, version: version, headers: headers)
     }
 
-    private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError)
-        -> (HTTPMethod, String, HTTPVersion)
+    private static let lf = UInt8(ascii: "\n")
+
+    private static func parseRequestLine(_ head: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) throws(HTTPParseError)
+        -> (HTTPMethod, Range<Int>, HTTPVersion)
     {
-        // "METHOD SP TARGET SP VERSION": exactly two spaces (no array of parts).
-        guard let firstSpace = line.firstIndex(of: space) else { throw .malformedRequestLine }
-        let method = line[..<firstSpace]
-        let afterMethod = line[(firstSpace + 1)...]
-        guard let secondSpace = afterMethod.firstIndex(of: space) else { throw .malformedRequestLine }
-        let target = afterMethod[..<secondSpace]
-        let versionBytes = afterMethod[(secondSpace + 1)...]
-        guard !versionBytes.contains(space), !method.isEmpty, !target.isEmpty,
-              method.allSatisfy(isTokenByte) else { throw .malformedRequestLine }
+        // "METHOD SP TARGET SP VERSION": exactly two spaces.
+        guard let firstSpace = firstIndex(of: space, in: head, line) else { throw .malformedRequestLine }
+        guard let secondSpace = firstIndex(of: space, in: head, firstSpace + 1 ..< line.upperBound) else {
+            throw .malformedRequestLine
+        }
+        let method = line.lowerBound ..< firstSpace
+        let target = firstSpace + 1 ..< secondSpace
+        let versionRange = secondSpace + 1 ..< line.upperBound
+        guard firstIndex(of: space, in: head, versionRange) == nil, !method.isEmpty, !target.isEmpty,
+              method.allSatisfy({ isTokenByte(head[$0]) }) else { throw .malformedRequestLine }
         // The target: visible ASCII only (RFC 3986 has no raw spaces, controls or non-ASCII).
-        guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard target.allSatisfy({ head[$0] > 0x20 && head[$0] < 0x7F }) else {
             throw .malformedTarget(reason: "raw control, space or non-ASCII byte in the target")
         }
+        let versionBytes = UnsafeBufferPointer(rebasing: head[versionRange])
         let version: HTTPVersion
         if equals(versionBytes, "HTTP/1.1") {
             version = .http1_1
@@ -68,52 +83,71 @@ enum HTTPHeadParser {
             version = .http1_0
         } else if isLaterHTTP1(versionBytes) {
             version = .http1_1  // RFC 9110 §6.2: answer a later 1.x as the highest 1.x we speak
-        } else if isVersionShaped(Array(versionBytes)) {
+        } else if isVersionShaped(versionBytes) {
             throw .unsupportedVersion
         } else {
             throw .malformedRequestLine
         }
-        return (methodToken(method), String(decoding: target, as: UTF8.self), version)
+        return (methodToken(UnsafeBufferPointer(rebasing: head[method])), target, version)
+    }
+
+    /// The first index of `byte` in `range` of `head`.
+    private static func firstIndex(of byte: UInt8, in head: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if head[index] == byte { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// The method's token; GET and HEAD (nearly every request) without decoding a string.
-    private static func methodToken(_ bytes: ArraySlice<UInt8>) -> HTTPMethod {
+    private static func methodToken(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
         if equals(bytes, "GET") { return .get }
         if equals(bytes, "HEAD") { return .head }
         return HTTPMethod(String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Whether `bytes` are exactly `text`'s bytes (compared in memory, no iterator over a String).
-    private static func equals(_ bytes: ArraySlice<UInt8>, _ text: StaticString) -> Bool {
-        guard bytes.count == text.utf8CodeUnitCount else { return false }
-        return bytes.withUnsafeBufferPointer { $0.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+    /// Whether `bytes` are exactly `text`'s bytes.
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount
+            && bytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// "HTTP/1.d" with d from 2 to 9.
-    private static func isLaterHTTP1(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func isLaterHTTP1(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count == 8 && bytes.starts(with: "HTTP/1.".utf8)
             && bytes.last! >= UInt8(ascii: "2") && bytes.last! <= UInt8(ascii: "9")
     }
 
     /// "HTTP/d.d": a well-formed version we do not speak (505), as opposed to garbage (400).
-    private static func isVersionShaped(_ bytes: [UInt8]) -> Bool {
+    private static func isVersionShaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let digit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         return bytes.count == 8 && bytes.starts(with: "HTTP/".utf8) && digit(bytes[5])
             && bytes[6] == UInt8(ascii: ".") && digit(bytes[7])
     }
 
-    private static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
+    private static func parseField(_ head: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) throws(HTTPParseError)
+        -> (HTTPHeaderName, String)
+    {
         // RFC 9112 §5.2: obsolete line folding is rejected.
-        guard let first = line.first, first != space, first != tab,
-              let colonIndex = line.firstIndex(of: colon) else { throw .malformedHeader }
-        let name = line[line.startIndex ..< colonIndex]
+        let first = head[line.lowerBound]
+        guard first != space, first != tab, let colonIndex = firstIndex(of: colon, in: head, line) else {
+            throw .malformedHeader
+        }
+        let name = line.lowerBound ..< colonIndex
         // RFC 9112 §5.1: no whitespace between the field name and the colon.
-        guard !name.isEmpty, name.allSatisfy(isTokenByte) else { throw .malformedHeader }
-        var value = line[(colonIndex + 1)...]
-        while let f = value.first, f == space || f == tab { value.removeFirst() }
-        while let l = value.last, l == space || l == tab { value.removeLast() }
-        guard value.allSatisfy({ $0 == tab || ($0 >= 0x20 && $0 != 0x7F) }) else { throw .malformedHeader }
-        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+        guard !name.isEmpty, name.allSatisfy({ isTokenByte(head[$0]) }) else { throw .malformedHeader }
+        var valueStart = colonIndex + 1
+        var valueEnd = line.upperBound
+        while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
+        while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
+        for index in valueStart ..< valueEnd {
+            let byte = head[index]
+            guard byte == tab || (byte >= 0x20 && byte != 0x7F) else { throw .malformedHeader }
+        }
+        return (HTTPHeaderName(bytes: UnsafeBufferPointer(rebasing: head[name])),
+                String(decoding: UnsafeBufferPointer(rebasing: head[valueStart ..< valueEnd]), as: UTF8.self))
     }
 
     /// The body length the head announces (RFC 9112 §6.3).

@@ -11,6 +11,22 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
         self.canonical = Self.asciiLowercased(rawValue)
     }
 
+    /// A name as the parser read it (ASCII token bytes): lower-cased from the bytes, no second pass.
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        rawValue = String(decoding: bytes, as: UTF8.self)
+        guard bytes.contains(where: Self.isCapital) else {
+            canonical = rawValue
+            return
+        }
+        canonical = String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for index in 0 ..< bytes.count { buffer[index] = Self.lowercased(bytes[index]) }
+            return bytes.count
+        }
+    }
+
+    private static func isCapital(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+    private static func lowercased(_ byte: UInt8) -> UInt8 { isCapital(byte) ? byte | 0x20 : byte }
+
     public init(stringLiteral value: String) {
         self.init(value)
     }
@@ -20,12 +36,11 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     /// `text` with A-Z made a-z (field names are ASCII tokens): `text` itself, not a copy, when
     /// it has no capitals; never the Unicode case mapping `lowercased()` runs per character.
     private static func asciiLowercased(_ text: String) -> String {
-        func isCapital(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
         guard text.utf8.contains(where: isCapital) else { return text }
         // Written in place: a name of up to 15 bytes ("Host", "Accept") is a small string, no allocation.
         let count = text.utf8.count
         return String(unsafeUninitializedCapacity: count) { buffer in
-            for (index, byte) in text.utf8.enumerated() { buffer[index] = isCapital(byte) ? byte | 0x20 : byte }
+            for (index, byte) in text.utf8.enumerated() { buffer[index] = lowercased(byte) }
             return count
         }
     }

@@ -15,9 +15,29 @@ public struct HTTPRequestTarget: Sendable, Equatable {
         var bytes = target
         let plain = bytes.withUTF8 { utf8 in Result { () throws(HTTPParseError) in try Self.plainOriginForm(utf8) } }
         if let (segments, plainQuery) = try plain.get() {
-            (pathSegments, query) = (segments, plainQuery)
+            self.init(pathSegments: segments, query: plainQuery)
             return
         }
+        try self.init(parsingGeneral: target)
+    }
+
+    /// Parses `target`, whose UTF-8 is `bytes` (the parser's buffer): the plain origin form is
+    /// read from `bytes` without going through the string.
+    init(parsing target: String, bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) {
+        if let (segments, plainQuery) = try Self.plainOriginForm(bytes) {
+            self.init(pathSegments: segments, query: plainQuery)
+            return
+        }
+        try self.init(parsingGeneral: target)
+    }
+
+    private init(pathSegments: [String], query: String?) {
+        self.pathSegments = pathSegments
+        self.query = query
+    }
+
+    /// Every form: origin (with percent-encoding), absolute and asterisk.
+    private init(parsingGeneral target: String) throws(HTTPParseError) {
         var rest = Substring(target)
         if rest == "*" {
             pathSegments = []

@@ -59,6 +59,23 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
+    /// The response with its head encoded once for a body sent from a file of `count` bytes, which
+    /// each answer then attaches with `sendingFile(_:)` (a tile file's answer, made once per file
+    /// version and sent many times, each time with the file opened for it).
+    public func prepared(fileCount count: Int) -> HTTPResponse {
+        var response = self
+        response.preparedHead = HTTPResponseEncoder.fields(of: self, contentLength: count)
+        return response
+    }
+
+    /// This prepared response with `file` as its body; `file.count` must be the count the head
+    /// was prepared with (`prepared(fileCount:)`).
+    public func sendingFile(_ file: HTTPFileBody) -> HTTPResponse {
+        var response = self
+        response.file = file
+        return response
+    }
+
     /// The length of the body: the file's when there is one, else `body`'s.
     public var contentLength: Int { file?.count ?? body.count }
 

@@ -5,29 +5,40 @@
 enum HTTPResponseEncoder {
     private static let crlf: [UInt8] = [13, 10]
 
-    /// The status line, header fields and Content-Length of `response`.
-    static func fields(of response: HTTPResponse) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(128 + response.headers.count * 48)
-        out.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendDecimal(Int(response.status.code), to: &out)
-        out.append(UInt8(ascii: " "))
-        out.append(contentsOf: response.status.reason.utf8)
-        out.append(contentsOf: crlf)
-        for field in response.headers {
-            out.append(contentsOf: field.name.rawValue.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: field.value.utf8)
-            out.append(contentsOf: crlf)
+    /// The status line, header fields and Content-Length of `response`: sized first, then
+    /// written with one copy per piece into an array made at that size.
+    /// `contentLength`, when given, replaces the response's own (a head prepared for a file body
+    /// attached later).
+    static func fields(of response: HTTPResponse, contentLength: Int? = nil) -> [UInt8] {
+        let headers = response.headers
+        let reason = response.status.reason
+        let sendsLength = !response.status.forbidsBody
+        // "HTTP/1.1 " + code (an open vocabulary: room for any Int) + " " + reason + CRLF; each field "name: value" + CRLF;
+        // "Content-Length: " + at most 20 digits + CRLF.
+        var size = 9 + 20 + 1 + reason.utf8.count + 2 + (sendsLength ? 16 + 20 + 2 : 0)
+        for field in headers { size += field.name.rawValue.utf8.count + 2 + field.value.utf8.count + 2 }
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var out = ByteWriter(base: buffer.baseAddress!)
+            out.write("HTTP/1.1 ")
+            out.writeDigits(UInt64(max(0, response.status.code)))
+            out.write(UInt8(ascii: " "))
+            out.write(reason)
+            out.write("\r\n")
+            for field in headers {
+                out.write(field.name.rawValue)
+                out.write(": ")
+                out.write(field.value)
+                out.write("\r\n")
+            }
+            // RFC 9110 §8.6: no Content-Length on 1xx/204; on 304 it would describe the
+            // selected representation, which we do not repeat.
+            if sendsLength {
+                out.write("Content-Length: ")
+                out.writeDigits(UInt64(max(0, contentLength ?? response.contentLength)))
+                out.write("\r\n")
+            }
+            initialized = out.count
         }
-        // RFC 9110 §8.6: no Content-Length on 1xx/204; on 304 it would describe the
-        // selected representation, which we do not repeat.
-        if !response.status.forbidsBody {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            appendDecimal(response.contentLength, to: &out)
-            out.append(contentsOf: crlf)
-        }
-        return out
     }
 
     private static let closeTail = Array("Connection: close\r\n\r\n".utf8)
@@ -40,22 +51,5 @@ enum HTTPResponseEncoder {
     static func tail(keepAlive: Bool, version: HTTPVersion) -> [UInt8] {
         if !keepAlive { return closeTail }
         return version == .http1_0 ? keepAlive10Tail : crlf
-    }
-
-    /// Appends the decimal digits of `value` (≥ 0) without making a `String`.
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var remaining = max(0, value)
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-            } while remaining > 0
-            out.append(contentsOf: buffer[index...])
-        }
     }
 }

@@ -125,6 +125,18 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
         #expect(head.header("Content-Length") == String(Fixtures.worldTile(1, 1, 0).count))
+        // The head of a file version's 200 is encoded once: a replacement of another size gets
+        // its own head (Content-Length, ETag) once the open file expires.
+        let before = try #require(client.request("/direct/1/1/0.png"))
+        let replacement = Fixtures.worldTile(2, 1, 1)
+        #expect(replacement.count != Fixtures.worldTile(1, 1, 0).count)
+        replace("direct/1/1/0.png", with: replacement)
+        try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
+        let after = try #require(client.request("/direct/1/1/0.png"))
+        #expect(after.status == 200)
+        #expect(after.body == replacement)
+        #expect(after.header("Content-Length") == String(replacement.count))
+        #expect(after.header("ETag") != before.header("ETag"))
         await live.stop()
     }
 }

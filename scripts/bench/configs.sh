@@ -1,6 +1,7 @@
 # Sourced by the benchmark scripts: the tilelayer and nginx configurations they compare, both
 # serving the tile folder $TILES on loopback, access logs per $ACCESS_LOG (0 or 1), everything
-# nginx writes in $TMP.
+# nginx writes in $TMP. $LAYER_EXTRA, when set, is appended to tilelayer's layer (YAML lines
+# indented four spaces, e.g. "    cache: {memory: false}").
 
 # write_tilelayer_config FILE PORT [TRANSPORT]
 write_tilelayer_config() {
@@ -18,6 +19,7 @@ layers:
     source: {type: directory, path: "$TILES"}
     minZoom: 0
     maxZoom: 3
+${LAYER_EXTRA:-}
 EOF
 }
 

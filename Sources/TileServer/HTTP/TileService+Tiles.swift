@@ -113,7 +113,7 @@ extension TileService {
         let cors = state.cors
         if tile.staleAge == nil && layer.memoryLifetime == nil && !tile.isGzip && !HTTPConditional.isConditional(request.headers) {
             return tile.preparedAnswer.response(layer: layer, cors: cors.answerKey(for: request)) {
-                freshTileAnswer(request, tile, layer: layer, cors: cors)
+                freshTileAnswer(request, tile, layer: layer, cors: cors).prepared()
             }
         }
         return freshTileAnswer(request, tile, layer: layer, cors: cors)

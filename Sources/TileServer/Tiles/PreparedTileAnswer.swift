@@ -25,13 +25,14 @@ final class PreparedTileAnswer: Sendable {
     init() {}
 
     /// The answer for `layer` whose CORS headers `cors` names (the allowed origin, and whether it
-    /// varies by origin), made by `make` the first time (or after a change).
+    /// varies by origin), made and prepared (`HTTPResponse.prepared()`, or `prepared(fileCount:)`
+    /// for a file's answer) by `make` the first time (or after a change).
     func response(layer: Layer, cors: CORSKey, make: () -> HTTPResponse) -> HTTPResponse {
         let cacheControl = layer.cacheControl
         if let kept = entry.withLock({ $0 }), kept.cacheControl == cacheControl, kept.cors == cors {
             return kept.response
         }
-        let made = make().prepared()
+        let made = make()
         entry.withLock { $0 = Entry(cacheControl: cacheControl, cors: cors, response: made) }
         return made
     }

@@ -6,10 +6,18 @@ import TileProviders
 /// mtime): a tile sent straight from its file is read and hashed once per version, not once per
 /// request (nginx's `open_file_cache` keeps facts about files the same way).
 final class TileFileFingerprints: Sendable {
-    struct Fingerprint: Sendable {
+    final class Fingerprint: Sendable {
         /// Strong ETag: XXH64 of the contents, as for every other tile.
         let etag: String
         let lastModifiedText: String
+        /// The unconditional 200 of this file version, head encoded once (its body, the file
+        /// opened for each answer, is attached per answer).
+        let preparedAnswer = PreparedTileAnswer()
+
+        init(etag: String, lastModifiedText: String) {
+            self.etag = etag
+            self.lastModifiedText = lastModifiedText
+        }
     }
 
     private let table = Mutex<[FileIdentity: Fingerprint]>([:])
