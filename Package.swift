@@ -5,7 +5,9 @@ import PackageDescription
 /// checks (each `swift_beginAccess` on a class property or global costs a thread-local lookup
 /// and an access-set insert, ~5 % of a hot tile request's instructions). The compiler's static
 /// exclusivity diagnostics stay on, and debug builds (`swift test`) keep the dynamic checks.
-let requestPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+let requestPath: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "TileLayerServer",
@@ -72,6 +74,7 @@ let package = Package(
             name: "TileProviders",
             dependencies: [
                 "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CZlib",
+                .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -305,7 +305,7 @@ echo "   ok: $checked paths, each 200 from both with identical bodies (cmp); e.g
 # --- 4/5. wrk runs ---------------------------------------------------------------------------
 
 TOTAL_ERRORS=0
-declare -A RPS P50 P99 CPU
+declare -A RPS P50 P99 CPU USR SYS
 
 # bench LABEL SERVER SECONDS: one wrk run; sets R_RPS R_P50 R_P99 (µs) R_ERR.
 bench() {
@@ -342,16 +342,17 @@ bench() {
 
 ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
 
-# CPU seconds (user + system) used so far by a server: tilelayer's process, or nginx's master
-# and workers.
+# CPU seconds used so far by a server (tilelayer's process, or nginx's master and workers):
+# "user system", so a run shows where the cost is (the process's code, or the kernel's).
 cpu_seconds() {
-    local pids=$1 pid total=0 ticks
+    local pids=$1 pid user=0 system=0 ticks fields
     ticks=$(getconf CLK_TCK)
     for pid in $pids; do
         [[ -r /proc/$pid/stat ]] || continue
-        total=$(( total + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat") ))
+        read -r -a fields <<<"$(awk '{ sub(/.*\) /, ""); print $12, $13 }' "/proc/$pid/stat")"
+        user=$(( user + fields[0] )); system=$(( system + fields[1] ))
     done
-    awk -v t="$total" -v k="$ticks" 'BEGIN { printf "%.3f", t / k }'
+    awk -v u="$user" -v s="$system" -v k="$ticks" 'BEGIN { printf "%.3f %.3f", u / k, s / k }'
 }
 server_pids() { if [[ $1 == tilelayer ]]; then echo "$TL_PID"; else echo "$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')"; fi; }
 
@@ -364,7 +365,7 @@ if (( WARMUP > 0 )); then
 fi
 
 echo "== measuring: $ROUNDS rounds x 2 servers x ${DURATION}s, $CONNECTIONS connections, $THREADS threads"
-printf '%-6s %-10s %12s %10s %10s %12s %8s\n' round server "requests/s" "p50 ms" "p99 ms" "CPU us/req" errors
+printf '%-6s %-10s %12s %10s %10s %12s %14s %8s\n' round server "requests/s" "p50 ms" "p99 ms" "CPU us/req" "user+sys us" errors
 for (( round = 1; round <= ROUNDS; round++ )); do
     # Alternate who goes first, so drift (turbo, neighbours on the CPU) does not favour one.
     if (( round % 2 == 1 )); then order=(tilelayer nginx); else order=(nginx tilelayer); fi
@@ -372,13 +373,17 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         cpu_before=$(cpu_seconds "$(server_pids "$server")")
         bench "round$round" "$server" "$DURATION"
         cpu_after=$(cpu_seconds "$(server_pids "$server")")
-        CPU[$round,$server]=$(awk -v a="$cpu_before" -v b="$cpu_after" -v r="$R_RPS" -v d="$DURATION" \
-            'BEGIN { printf "%.1f", (r > 0 ? (b - a) * 1e6 / (r * d) : 0) }')
+        read -r user_before sys_before <<<"$cpu_before"
+        read -r user_after sys_after <<<"$cpu_after"
+        per_request() { awk -v a="$1" -v b="$2" -v r="$R_RPS" -v d="$DURATION" 'BEGIN { printf "%.1f", (r > 0 ? (b - a) * 1e6 / (r * d) : 0) }'; }
+        USR[$round,$server]=$(per_request "$user_before" "$user_after")
+        SYS[$round,$server]=$(per_request "$sys_before" "$sys_after")
+        CPU[$round,$server]=$(awk -v u="${USR[$round,$server]}" -v s="${SYS[$round,$server]}" 'BEGIN { printf "%.1f", u + s }')
         RPS[$round,$server]=$R_RPS
         P50[$round,$server]=$R_P50
         P99[$round,$server]=$R_P99
-        printf '%-6s %-10s %12.0f %10s %10s %12s %8d\n' "$round" "$server" "$R_RPS" "$(ms "$R_P50")" "$(ms "$R_P99")" \
-            "${CPU[$round,$server]}" "$R_ERR"
+        printf '%-6s %-10s %12.0f %10s %10s %12s %14s %8d\n' "$round" "$server" "$R_RPS" "$(ms "$R_P50")" "$(ms "$R_P99")" \
+            "${CPU[$round,$server]}" "${USR[$round,$server]}+${SYS[$round,$server]}" "$R_ERR"
     done
 done
 

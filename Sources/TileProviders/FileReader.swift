@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if os(Linux)
+import CLinux
+#endif
 
 /// Reads whole small files with `open`/`fstat`/`read`, no Foundation on the hot path.
 enum FileReader {
@@ -18,6 +21,26 @@ enum FileReader {
     static func read(_ path: String) throws(TileProviderError) -> Outcome {
         guard let file = try open(path) else { return .missing }
         return .contents(try file.readAll(), modified: file.modified)
+    }
+
+    /// The file opened only if that needs no disk access (every part of its path is in the
+    /// kernel's caches: `openat2` with `RESOLVE_CACHED`), so an event loop may call it; nil when
+    /// it would need the disk, does not exist, or fails: `open` then says which, off the loop.
+    static func openWithoutWaiting(_ path: String) -> TileFile? {
+        #if os(Linux)
+        let fd = clinux_open_cached(path)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            return nil
+        }
+        let file = TileFile(descriptor: fd, path: path, info: info)  // closes fd from here on
+        guard (info.st_mode & S_IFMT) == S_IFREG, file.size <= maxBytes else { return nil }
+        return file
+        #else
+        return nil
+        #endif
     }
 
     /// The file opened, or nil when it does not exist or is not a regular file.

@@ -9,6 +9,15 @@ import Darwin
 public protocol FileTileProvider: SyncTileProvider {
     /// The tile's open file; nil when there is no tile. Throws what `tile(for:)` would.
     func tileFile(for request: TileRequest) throws(TileProviderError) -> TileFile?
+
+    /// The tile's open file if opening it needs no disk access (an event loop may ask); nil when
+    /// it would, or when there is no tile or an error: `tileFile(for:)` then answers, off the loop.
+    func tileFileWithoutWaiting(for request: TileRequest) -> TileFile?
+}
+
+extension FileTileProvider {
+    /// By default a provider cannot open without waiting.
+    public func tileFileWithoutWaiting(for request: TileRequest) -> TileFile? { nil }
 }
 
 /// An open regular file holding one tile; the descriptor closes when the object is released.

@@ -53,6 +53,20 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(raw.headers[.cacheControl] == cached.headers[.cacheControl])
     }
 
+    /// Past its open file's validity a tile seen before is opened on the loop from the kernel's
+    /// caches (`openat2` with RESOLVE_CACHED, no disk wait), not handed to the workers again; a
+    /// tile never seen (fingerprint unknown: its file must be read and hashed) still goes to them.
+    @Test func aFileSeenBeforeIsReopenedOnTheLoopFromTheKernelsCaches() async throws {
+        let first = try await service.answerAsSent("/direct/1/1/0.png")
+        try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
+        let layer = try #require(service.state.layers["direct"])
+        #expect(layer.openFiles?.count == 1)
+        let reopened = try #require(try service.answerOnLoop("/direct/1/1/0.png"), "a cached path opens without a worker")
+        #expect(reopened.headers[.eTag] == first.headers[.eTag])
+        #expect(try fileBytes(try #require(reopened.file)) == Fixtures.worldTile(1, 1, 0))
+        #expect(try service.answerOnLoop("/direct/1/0/0.png") == nil, "never seen: the workers read and hash it")
+    }
+
     @Test func conditionalRequestsGet304WithoutABody() async throws {
         let etag = try #require(try await service.answerAsSent("/direct/0/0/0.png").headers[.eTag])
         let again = try await service.answerAsSent("/direct/0/0/0.png", headers: [.ifNoneMatch: etag])

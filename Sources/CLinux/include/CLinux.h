@@ -47,6 +47,11 @@ int clinux_accept(int fd, void *address, uint32_t *length);
 /// without copying them through user space. Returns the bytes sent, or -1 with errno.
 long clinux_sendfile(int out_fd, int in_fd, long offset, long count);
 
+/// Opens `path` read-only (close-on-exec, non-blocking: a FIFO or device does not wait for its
+/// other end) only if its whole lookup can be done from the kernel's caches: openat2(2) with RESOLVE_CACHED (Linux 5.12), as io_uring opens without blocking. -1
+/// with errno EAGAIN when the lookup would need the disk (ENOSYS, EINVAL: a kernel without it).
+int clinux_open_cached(const char *path);
+
 /// writev(2) through sendmsg with MSG_MORE: more data (a sendfile) follows at once, so the
 /// kernel holds a small head back to go out with the body instead of in a segment of its own.
 /// `iov` points to `count` `struct iovec`. Returns the bytes written, or -1 with errno.

@@ -27,6 +27,12 @@ public struct DirectoryTileProvider: FileTileProvider {
         try FileReader.open(path(z: request.tile.z, x: request.tile.x, y: request.tile.y))
     }
 
+    /// Opened only from the kernel's caches (`openat2` with `RESOLVE_CACHED`): an event loop
+    /// serves a hot pyramid's files without a worker, and a cold path still goes to one.
+    public func tileFileWithoutWaiting(for request: TileRequest) -> TileFile? {
+        FileReader.openWithoutWaiting(path(z: request.tile.z, x: request.tile.x, y: request.tile.y))
+    }
+
     private func path(z: Int, x: Int, y: Int) -> String {
         root + "/" + template.path(for: TileCoordinate(z: z, x: x, y: y))
     }

@@ -76,7 +76,11 @@ final class SQLiteStatement {
         // sqlite3_column_blob first, then sqlite3_column_bytes (the order the SQLite docs require).
         guard let pointer = sqlite3_column_blob(handle, index) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, index))
-        return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
+        // One memcpy (building the array from a raw buffer copies it element by element).
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { buffer.baseAddress!.update(from: pointer.assumingMemoryBound(to: UInt8.self), count: count) }
+            initialized = count
+        }
     }
 
     private func check(_ code: Int32) throws(TileProviderError) {

@@ -12,8 +12,9 @@ extension TileService {
     /// Nil when the pipeline should answer, or when the file cannot be opened or is not a whole
     /// PNG: the ordinary path then answers, and says what is wrong.
     ///
-    /// With `mayBlock` false (on an event loop) it opens, reads and hashes nothing: it answers
-    /// only from the memory cache, or from a file kept open whose fingerprint is known.
+    /// With `mayBlock` false (on an event loop) it waits on no disk and reads and hashes nothing:
+    /// it answers only from the memory cache, or from a file whose fingerprint is known and that
+    /// is kept open or opens from the kernel's caches alone (`tileFileWithoutWaiting`).
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
         let counters = pipeline.metrics[layer.name]
@@ -23,8 +24,17 @@ extension TileService {
         guard let files = layer.fileSource else { return nil }
         let opened: TileFile?
         if !mayBlock {
-            guard let kept = openFiles.kept(for: key), pipeline.fileFingerprints.known(kept) != nil else { return nil }
-            opened = kept
+            // A file kept open, or one whose whole path is in the kernel's caches (no disk wait),
+            // whose version was seen before (no read to hash it): else the workers open it.
+            if let kept = openFiles.kept(for: key), pipeline.fileFingerprints.known(kept) != nil {
+                opened = kept
+            } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)),
+                      pipeline.fileFingerprints.known(cached) != nil {
+                openFiles.keep(cached, for: key)
+                opened = cached
+            } else {
+                return nil
+            }
         } else {
             do {
                 opened = try openFiles.file(for: key) { () throws(TileProviderError) in

@@ -39,6 +39,13 @@ final class OpenTileFiles: Sendable {
             entries.withLock { _ = $0.removeValue(forKey: key) }
             return nil
         }
+        keep(file, for: key, openedAt: now)
+        return file
+    }
+
+    /// Keeps `file`, just opened for `key`, for `validity` seconds.
+    func keep(_ file: TileFile, for key: TileKey, openedAt now: UInt64 = Monotonic.nanoseconds) {
+        let horizon = UInt64(validity * 1e9)
         entries.withLock { entries in
             if entries.count >= capacity {
                 // Drop what has expired; if nothing has, start over.
@@ -47,7 +54,6 @@ final class OpenTileFiles: Sendable {
             }
             entries[key] = Entry(file: file, opened: now)
         }
-        return file
     }
 
     /// The kept open file of `key` while it is valid; nil otherwise (nothing is opened).

@@ -1,0 +1,48 @@
+// Opening a tile file without waiting on the disk: only what the kernel's caches hold.
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TileGeometry
+@testable import TileProviders
+
+@Suite struct FileOpenWithoutWaitingTests {
+    private func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "open-cached-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path + "/0/0", withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func aCachedFileOpensWithItsBytesAndAMissingOneDoesNot() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]
+        FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data(bytes))
+        // Just written: its path and inode are in the kernel's caches.
+        let file = try #require(FileReader.openWithoutWaiting(root + "/0/0/0.png"))
+        #expect(file.size == bytes.count)
+        #expect(try file.readAll() == bytes)
+        #expect(FileReader.openWithoutWaiting(root + "/0/0/1.png") == nil)
+        #expect(FileReader.openWithoutWaiting(root + "/0/0") == nil, "a folder is not a tile")
+    }
+
+    /// A FIFO (a hung disk's stand-in) opens at once and is refused: opening it for reading
+    /// would otherwise wait for a writer, on an event loop.
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(mkfifo(root + "/0/0/0.png", 0o600) == 0)
+        #expect(FileReader.openWithoutWaiting(root + "/0/0/0.png") == nil)
+    }
+
+    @Test func aDirectoryProviderOpensItsTilesWithoutWaiting() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data([1, 2, 3]))
+        let provider = DirectoryTileProvider(root: root)
+        let request = TileRequest(tile: TileCoordinate(z: 0, x: 0, y: 0), variables: [:])
+        #expect(try provider.tileFileWithoutWaiting(for: request)?.readAll() == [1, 2, 3])
+    }
+}
