@@ -29,8 +29,8 @@ struct ByteWriter {
         write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `text`'s UTF-8 as is.
-    mutating func write(_ text: String) {
+    /// `text`'s UTF-8 as is. (Labelled, so a literal goes to the `StaticString` overload.)
+    mutating func write(contentsOf text: String) {
         var text = text
         text.withUTF8 { write($0) }
     }
@@ -40,6 +40,8 @@ struct ByteWriter {
     mutating func writeVisible(_ value: String) {
         var value = value
         value.withUTF8 { bytes in
+            // Visible already (always, from the parser): one copy.
+            if bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) { return write(bytes) }
             for byte in bytes { write(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
         }
     }

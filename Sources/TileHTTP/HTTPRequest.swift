@@ -67,6 +67,8 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3).
     public var keepAlive: Bool {
+        // Most requests carry no Connection field: the version decides, no token list is made.
+        if headers.count(of: .connection) == 0 { return version == .http1_1 }
         let tokens = headers.values(.connection).flatMap { $0.split(separator: ",") }
             .map { $0.trimmingSpaces.lowercased() }
         switch version {

@@ -22,12 +22,12 @@ enum HTTPResponseEncoder {
             out.write("HTTP/1.1 ")
             out.writeDigits(UInt64(max(0, response.status.code)))
             out.write(UInt8(ascii: " "))
-            out.write(reason)
+            out.write(contentsOf: reason)
             out.write("\r\n")
             for field in headers {
-                out.write(field.name.rawValue)
+                out.write(contentsOf: field.name.rawValue)
                 out.write(": ")
-                out.write(field.value)
+                out.write(contentsOf: field.value)
                 out.write("\r\n")
             }
             // RFC 9110 §8.6: no Content-Length on 1xx/204; on 304 it would describe the

@@ -65,6 +65,13 @@ public enum TileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
         self = found.format
     }
 
+    /// The format whose URL extension is exactly these bytes (a request path's, read in place).
+    public init?(fileExtension bytes: UnsafeBufferPointer<UInt8>) {
+        guard let found = Self.byExtension.first(where: { $0.name.utf8.count == bytes.count && $0.name.utf8.elementsEqual(bytes) })
+        else { return nil }
+        self = found.format
+    }
+
     /// Every extension with its format, made once (a tile request looks its extension up here).
     private static let byExtension: [(name: String, format: TileFormat)] =
         allCases.flatMap { format in format.fileExtensions.map { (name: $0, format: format) } }

@@ -49,26 +49,32 @@ public enum Router {
     }
 
     private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
-        // "{y}.{ext}" or "{y}@2x.{ext}", read on the UTF-8 view (no per-character walk).
-        let utf8 = yFile.utf8
-        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")),
-              let format = TileFormat(fileExtension: String(Substring(utf8[utf8.index(after: dot)...])))
-        else {
+        // "{y}.{ext}" or "{y}@2x.{ext}", read on the contiguous UTF-8 (a small string is copied
+        // to the stack): no index types, no intermediate strings.
+        var file = yFile
+        let parsed: (format: TileFormat, scale: Int, y: CoordinateValue, yLength: Int)? = file.withUTF8 { bytes in
+            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")),
+                  let format = TileFormat(fileExtension: UnsafeBufferPointer(rebasing: bytes[(dot + 1)...]))
+            else { return nil }
+            var end = dot
+            var scale = 1
+            if end >= 3 && bytes[end - 3] == UInt8(ascii: "@") && bytes[end - 2] == UInt8(ascii: "2")
+                && bytes[end - 1] == UInt8(ascii: "x") {
+                scale = 2
+                end -= 3
+            }
+            return (format, scale, coordinateValue(UnsafeBufferPointer(rebasing: bytes[..<end]), signed: false), end)
+        }
+        guard let parsed else {
             return .notFound("tiles are served as .png, .jpg, .webp or .pbf (the layer's format)")
         }
-        var yText = Substring(utf8[..<dot])
-        var scale = 1
-        if yText.utf8.count >= 3 && yText.utf8.suffix(3).elementsEqual("@2x".utf8) {
-            scale = 2
-            yText = Substring(yText.utf8.dropLast(3))
-        }
-        // Each coordinate read straight from its bytes: no array, no generic integer parsing.
         let z: Int, x: Int, y: Int
-        switch (coordinate("z", Substring(zText)), coordinate("x", Substring(xText), signed: true), coordinate("y", yText)) {
+        switch (coordinate("z", Substring(zText)), coordinate("x", Substring(xText), signed: true),
+                checked("y", parsed.y, text: { Substring(yFile.utf8.prefix(parsed.yLength)) })) {
         case (.success(let zValue), .success(let xValue), .success(let yValue)): (z, x, y) = (zValue, xValue, yValue)
         case (.failure(let refusal), _, _), (_, .failure(let refusal), _), (_, _, .failure(let refusal)): return refusal.match
         }
-        return .route(.tile(TileRoute(layer: layer, z: z, x: x, y: y, scale: scale, format: format)))
+        return .route(.tile(TileRoute(layer: layer, z: z, x: x, y: y, scale: parsed.scale, format: parsed.format)))
     }
 
     /// Why a coordinate is refused: not a number (400) or too long (404).
@@ -76,28 +82,42 @@ public enum Router {
         let match: RouteMatch
     }
 
+    /// What a coordinate's bytes say.
+    private enum CoordinateValue {
+        case value(Int)
+        case notANumber
+        case tooLong
+    }
+
     /// A tile coordinate's value: decimal digits (and, when `signed`, a leading "-": x outside
     /// [0, 2^z) wraps, the map repeats east and west), at most `maxCoordinateDigits` of them.
     private static func coordinate(_ name: String, _ text: Substring, signed: Bool = false) -> Result<Int, CoordinateRefusal> {
         var bytes = text
         // Read on the contiguous UTF-8 (a small string is copied to the stack): no index types.
-        let value: Int? = bytes.withUTF8 { utf8 in
-            var digits = utf8[...]
-            let negative = signed && digits.first == UInt8(ascii: "-")
-            if negative { digits = digits.dropFirst() }
-            guard !digits.isEmpty else { return nil }
-            var value = 0
-            for byte in digits {
-                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-                value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
-            }
-            guard digits.count <= maxCoordinateDigits else { return .min }
-            return negative ? -value : value
+        let value = bytes.withUTF8 { coordinateValue($0, signed: signed) }
+        return checked(name, value, text: { text })
+    }
+
+    private static func coordinateValue(_ bytes: UnsafeBufferPointer<UInt8>, signed: Bool) -> CoordinateValue {
+        var digits = bytes[...]
+        let negative = signed && digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return .notANumber }
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return .notANumber }
+            value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
         }
+        guard digits.count <= maxCoordinateDigits else { return .tooLong }
+        return .value(negative ? -value : value)
+    }
+
+    /// The value, or the refusal naming the coordinate and its text (made only when refused).
+    private static func checked(_ name: String, _ value: CoordinateValue, text: () -> Substring) -> Result<Int, CoordinateRefusal> {
         switch value {
-        case nil: return .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text)\" is not a number")))
-        case .min?: return .failure(CoordinateRefusal(match: .notFound("\(name) \(text) is out of range")))
-        case let value?: return .success(value)
+        case .value(let value): return .success(value)
+        case .notANumber: return .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text())\" is not a number")))
+        case .tooLong: return .failure(CoordinateRefusal(match: .notFound("\(name) \(text()) is out of range")))
         }
     }
 

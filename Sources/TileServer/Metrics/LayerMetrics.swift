@@ -30,18 +30,30 @@ final class LayerMetrics: Sendable {
 /// Every layer's counters, built once and then only read (no lock).
 struct PipelineMetrics: Sendable {
     private let byLayer: [String: LayerMetrics]
+    /// The same, in order, for a scan: a few layers (the usual case) are found by comparing
+    /// names, length first, faster than by hashing the name on every hit.
+    private let list: [(name: String, metrics: LayerMetrics)]
+
+    /// Layers up to which a lookup scans `list`.
+    private static let scanLimit = 8
 
     /// Counters for `layers`, made by `factory`.
     init(layers: [String], factory: any MetricsFactory) {
         var byLayer: [String: LayerMetrics] = [:]
-        for name in layers { byLayer[name] = LayerMetrics(layer: name, factory: factory) }
+        for name in layers where byLayer[name] == nil { byLayer[name] = LayerMetrics(layer: name, factory: factory) }
         self.byLayer = byLayer
+        list = byLayer.map { (name: $0.key, metrics: $0.value) }
     }
 
     /// No counters (a pipeline built without metrics).
     init() {
         byLayer = [:]
+        list = []
     }
 
-    subscript(layer: String) -> LayerMetrics? { byLayer[layer] }
+    subscript(layer: String) -> LayerMetrics? {
+        guard list.count <= Self.scanLimit else { return byLayer[layer] }
+        let length = layer.utf8.count
+        return list.first { $0.name.utf8.count == length && $0.name == layer }?.metrics
+    }
 }
