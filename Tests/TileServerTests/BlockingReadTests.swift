@@ -83,12 +83,3 @@ import TileHTTP
         await live.stop()
     }
 }
-
-/// Polls `condition` for up to five seconds.
-private func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0 ..< 500 {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

@@ -2,6 +2,8 @@
 // disk tiers, first hashing of a file, admin work — so an event loop never waits on a disk.
 
 import Dispatch
+import Foundation
+import Sockets
 import Synchronization
 
 /// At most `threads` jobs at once, each on a serial Dispatch queue of its own (a lane), at most
@@ -10,6 +12,14 @@ import Synchronization
 /// them), where a concurrent queue would be held to one thread per core and starve behind a
 /// blocked job. A job that hangs holds one lane, never a loop: with every lane hung, new jobs
 /// wait until their connection's answer deadline.
+///
+/// Lanes are not all used at once while jobs finish quickly: only `activeLimit` (one per core)
+/// run jobs that started less than `stallAfter` ago; more jobs wait for one of them, so a
+/// burst of short reads (an uncached MBTiles layer under load) runs on about as many threads
+/// as there are cores instead of sixteen threads taking turns on two. A job running longer
+/// than `stallAfter` (a slow disk, a hung file) no longer counts: a waiting job then starts on
+/// another lane (at a submit, a job's end, or a check every `stallAfter` while jobs wait). With
+/// the queue full, a job starts on any free lane rather than being refused.
 final class WorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -19,8 +29,17 @@ final class WorkerPool: Sendable {
         var waiting: [Job] = []
         /// Index of the first job of `waiting` not yet taken.
         var head = 0
+        /// When each lane's current job started (monotonic ns); 0 for an idle lane.
+        var started: [UInt64]
+        /// A check for stalled lanes is scheduled.
+        var checkScheduled = false
 
         var waitingCount: Int { waiting.count - head }
+
+        /// Lanes whose job started less than `stallAfter` before `now`.
+        func freshCount(now: UInt64, stallAfter: UInt64) -> Int {
+            started.reduce(0) { $1 != 0 && now &- $1 < stallAfter ? $0 + 1 : $0 }
+        }
 
         mutating func takeNext() -> Job? {
             guard head < waiting.count else { return nil }
@@ -38,6 +57,11 @@ final class WorkerPool: Sendable {
     let threads: Int
     /// Jobs that may wait for a thread.
     let queueLimit: Int
+    /// Lanes running jobs younger than `stallAfter` at once.
+    let activeLimit: Int
+    /// Nanoseconds after which a running job counts as stalled (its lane then waits, it does
+    /// not compute).
+    let stallAfter: UInt64
     private let lanes: [DispatchQueue]
     private let state: Mutex<State>
 
@@ -45,27 +69,49 @@ final class WorkerPool: Sendable {
     static let defaultThreads = 16
     /// Default waiting jobs.
     static let defaultQueueLimit = 4096
+    /// Default `activeLimit`: one lane per core (at least two).
+    static var defaultActiveLimit: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    /// Default `stallAfter`: 20 ms (a read from memory takes well under that; a disk seek or a
+    /// hung file more).
+    static let defaultStallAfter: UInt64 = 20_000_000
 
     /// A pool of `threads` lanes with room for `queueLimit` waiting jobs.
-    init(threads: Int = defaultThreads, queueLimit: Int = defaultQueueLimit) {
+    init(
+        threads: Int = defaultThreads, queueLimit: Int = defaultQueueLimit, activeLimit: Int = defaultActiveLimit,
+        stallAfter: UInt64 = defaultStallAfter
+    ) {
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
+        self.activeLimit = max(1, min(activeLimit, self.threads))
+        self.stallAfter = stallAfter
         lanes = (0 ..< self.threads).map { DispatchQueue(label: "tilelayer-worker-\($0)") }
-        state = Mutex(State(idle: Array((0 ..< self.threads).reversed())))
+        state = Mutex(State(idle: Array((0 ..< self.threads).reversed()), started: Array(repeating: 0, count: self.threads)))
     }
 
     /// Runs `job` on a pool thread, now or when one is free; false when the queue is full.
     func submit(_ job: @escaping Job) -> Bool {
-        enum Admission { case lane(Int), queued, refused }
+        enum Admission { case lane(Int), queued(scheduleCheck: Bool), refused }
+        let now = Monotonic.nanoseconds
         let admission: Admission = state.withLock { state in
-            if let lane = state.idle.popLast() { return .lane(lane) }
-            guard state.waitingCount < queueLimit else { return .refused }
-            state.waiting.append(job)
-            return .queued
+            if !state.idle.isEmpty, state.freshCount(now: now, stallAfter: stallAfter) < activeLimit {
+                let lane = state.idle.removeLast()
+                state.started[lane] = now
+                return .lane(lane)
+            }
+            if state.waitingCount < queueLimit {
+                state.waiting.append(job)
+                let schedule = !state.checkScheduled
+                state.checkScheduled = true
+                return .queued(scheduleCheck: schedule)
+            }
+            // The queue is full: any free lane rather than a refusal.
+            guard let lane = state.idle.popLast() else { return .refused }
+            state.started[lane] = now
+            return .lane(lane)
         }
         switch admission {
         case .lane(let lane): start(job, on: lane)
-        case .queued: break
+        case .queued(let scheduleCheck): if scheduleCheck { scheduleStallCheck() }
         case .refused: return false
         }
         return true
@@ -79,14 +125,43 @@ final class WorkerPool: Sendable {
     private func start(_ job: @escaping Job, on lane: Int) {
         lanes[lane].async { [self] in
             job()
-            // The lane takes the next waiting job itself, or goes back to idle.
+            // The lane takes the next waiting job itself while fewer than `activeLimit` other
+            // lanes compute, or goes back to idle.
             while let next = state.withLock({ state -> Job? in
-                if let next = state.takeNext() { return next }
+                let now = Monotonic.nanoseconds
+                state.started[lane] = 0
+                if state.waitingCount > 0, state.freshCount(now: now, stallAfter: stallAfter) < activeLimit,
+                   let next = state.takeNext() {
+                    state.started[lane] = now
+                    return next
+                }
                 state.idle.append(lane)
                 return nil
             }) {
                 next()
             }
+        }
+    }
+
+    /// While jobs wait, every `stallAfter`: starts waiting jobs on free lanes in place of lanes
+    /// whose jobs stalled.
+    private func scheduleStallCheck() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(stallAfter))) { [self] in
+            var promoted: [(Job, Int)] = []
+            let again = state.withLock { state -> Bool in
+                let now = Monotonic.nanoseconds
+                var fresh = state.freshCount(now: now, stallAfter: stallAfter)
+                while fresh < activeLimit, !state.idle.isEmpty, let job = state.takeNext() {
+                    let lane = state.idle.removeLast()
+                    state.started[lane] = now
+                    promoted.append((job, lane))
+                    fresh += 1
+                }
+                state.checkScheduled = state.waitingCount > 0
+                return state.checkScheduled
+            }
+            for (job, lane) in promoted { start(job, on: lane) }
+            if again { scheduleStallCheck() }
         }
     }
 }
