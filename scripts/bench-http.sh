@@ -356,6 +356,9 @@ cpu_seconds() {
 }
 server_pids() { if [[ $1 == tilelayer ]]; then echo "$TL_PID"; else echo "$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')"; fi; }
 
+# per_request BEFORE AFTER: CPU seconds between two readings, in µs per request of the last run.
+per_request() { awk -v a="$1" -v b="$2" -v r="$R_RPS" -v d="$DURATION" 'BEGIN { printf "%.1f", (r > 0 ? (b - a) * 1e6 / (r * d) : 0) }'; }
+
 if (( WARMUP > 0 )); then
     echo "== warm-up: ${WARMUP}s each"
     for server in tilelayer nginx; do
@@ -375,7 +378,6 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         cpu_after=$(cpu_seconds "$(server_pids "$server")")
         read -r user_before sys_before <<<"$cpu_before"
         read -r user_after sys_after <<<"$cpu_after"
-        per_request() { awk -v a="$1" -v b="$2" -v r="$R_RPS" -v d="$DURATION" 'BEGIN { printf "%.1f", (r > 0 ? (b - a) * 1e6 / (r * d) : 0) }'; }
         USR[$round,$server]=$(per_request "$user_before" "$user_after")
         SYS[$round,$server]=$(per_request "$sys_before" "$sys_after")
         CPU[$round,$server]=$(awk -v u="${USR[$round,$server]}" -v s="${SYS[$round,$server]}" 'BEGIN { printf "%.1f", u + s }')

@@ -29,7 +29,8 @@ SKIP_BUILD=${SKIP_BUILD:-0}
 KEEP=${KEEP:-0}
 PROFILE=${PROFILE:-0}
 MEMORY=${MEMORY:-1}
-if [[ $MEMORY == 0 ]]; then export LAYER_EXTRA="    cache: {memory: false}"; fi
+[[ $MEMORY == 0 || $MEMORY == 1 ]] || { echo "bench-instructions: MEMORY must be 0 or 1" >&2; exit 2; }
+if [[ $MEMORY == 0 ]]; then export LAYER_EXTRA="    cache: {memory: false}"; else unset LAYER_EXTRA; fi
 
 die() { echo "bench-instructions: $*" >&2; exit 2; }
 for name in COUNT WARMUP; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done

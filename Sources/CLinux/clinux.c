@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/socket.h>
@@ -67,18 +68,49 @@ void clinux_name_thread(const char *name) {
     pthread_setname_np(pthread_self(), short_name);
 }
 
+/// Set once openat2 or RESOLVE_CACHED turned out to be missing or forbidden: no failing call
+/// per request after that.
+static int open_cached_unsupported;
+
 int clinux_open_cached(const char *path) {
 #ifdef SYS_openat2
+    if (__atomic_load_n(&open_cached_unsupported, __ATOMIC_RELAXED)) {
+        errno = ENOSYS;
+        return -1;
+    }
     // struct open_how (linux/openat2.h), spelled out: the header is not everywhere.
     // O_NONBLOCK: opening a FIFO or a device must not wait either (a regular file ignores it).
     struct { uint64_t flags, mode, resolve; } how = {O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0,
                                                      0x20 /* RESOLVE_CACHED */};
-    return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    // ENOSYS: a kernel before 5.6; EINVAL: before 5.12 (no RESOLVE_CACHED); EPERM: a seccomp filter.
+    if (fd < 0 && (errno == ENOSYS || errno == EINVAL || errno == EPERM)) {
+        __atomic_store_n(&open_cached_unsupported, 1, __ATOMIC_RELAXED);
+    }
+    return fd;
 #else
     (void)path;
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int clinux_is_local_filesystem(const char *path) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return 0;
+    switch ((unsigned long)info.f_type) {
+    case 0xEF53:      // ext2, ext3, ext4
+    case 0x58465342:  // XFS
+    case 0x9123683E:  // Btrfs
+    case 0x01021994:  // tmpfs
+    case 0x794C7630:  // overlayfs
+    case 0x2FC12FC1:  // ZFS
+    case 0xF2F52010:  // F2FS
+    case 0x858458F6:  // ramfs
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 long clinux_sendfile(int out_fd, int in_fd, long offset, long count) {

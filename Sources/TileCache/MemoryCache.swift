@@ -21,7 +21,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The capacity in bytes; 0 means the cache stores nothing.
     public let capacity: Int
     @usableFromInline let shards: [CacheShard<Key, Value>]
-    @usableFromInline let shardMask: Int
+    /// 64 − log2(shard count): shifts a mixed hash down to its top bits.
+    @usableFromInline let shardShift: UInt64
     /// Spreads keys over the shards (the lookup inside a shard hashes the key again, fully).
     @usableFromInline let shardHash: @Sendable (Key) -> Int
 
@@ -33,7 +34,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///     costlier than that is never stored. Use 1 for exact global LRU order.
     ///   - shardHash: what picks a key's shard; by default its `hashValue`. A cheaper function
     ///     of the key (its coordinates, say) saves a second full hash per lookup. Any function
-    ///     is correct; one that spreads keys evenly keeps the shards' locks apart.
+    ///     that gives equal keys equal values is correct; one that spreads keys evenly keeps the
+    ///     shards' locks apart.
     public init(
         capacity: Int, shardCount: Int = MemoryCache.defaultShardCount,
         shardHash: @escaping @Sendable (Key) -> Int = { $0.hashValue }
@@ -46,7 +48,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         self.shards = (0..<count).map { index in
             CacheShard(capacity: capacity / count + (index < capacity % count ? 1 : 0))
         }
-        self.shardMask = count - 1
+        self.shardShift = UInt64(64 - count.trailingZeroBitCount)
         self.shardHash = shardHash
     }
 
@@ -107,8 +109,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     @inlinable
     func shard(for key: Key) -> CacheShard<Key, Value> {
-        // Multiplied by 2^64/φ, whose high bits mix every input bit (a weak `shardHash` spreads too).
+        // Fibonacci hashing: multiplied by 2^64/φ, the top bits depend on every input bit (a
+        // weak `shardHash` spreads too); the shard is the top log2(count) bits.
         let mixed = UInt64(truncatingIfNeeded: shardHash(key)) &* 0x9E37_79B9_7F4A_7C15
-        return shards[Int(truncatingIfNeeded: mixed >> 32) & shardMask]
+        return shards[Int(truncatingIfNeeded: mixed >> shardShift)]
     }
 }

@@ -4,20 +4,25 @@
 /// unlike appending to an array). Callers compute the worst case first.
 struct ByteWriter {
     let base: UnsafeMutablePointer<UInt8>
+    /// Bytes the memory at `base` holds (checked in debug builds only: callers size it first).
+    let capacity: Int
     private(set) var count = 0
 
-    init(base: UnsafeMutablePointer<UInt8>) {
-        self.base = base
+    init(_ memory: UnsafeMutableBufferPointer<UInt8>) {
+        base = memory.baseAddress!
+        capacity = memory.count
     }
 
     mutating func write(_ byte: UInt8) {
+        assert(count < capacity, "ByteWriter: more bytes than its memory was sized for")
         base[count] = byte
         count += 1
     }
 
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-        (base + count).update(from: start, count: bytes.count)
+        assert(count + bytes.count <= capacity, "ByteWriter: more bytes than its memory was sized for")
+        (base + count).initialize(from: start, count: bytes.count)
         count += bytes.count
     }
 
@@ -78,6 +83,7 @@ struct ByteWriter {
             length += 1
             scale = scale.multipliedReportingOverflow(by: 10).overflow ? .max : scale * 10
         }
+        assert(count + length <= capacity, "ByteWriter: more bytes than its memory was sized for")
         var rest = value
         for index in stride(from: count + length - 1, through: count, by: -1) {
             base[index] = UInt8(ascii: "0") + UInt8(rest % 10)

@@ -22,13 +22,12 @@ enum HTTPAccessLogLine {
             + (entry.cache?.utf8.count ?? 0)
         let worst = time.count + 256 + 6 * variable
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: worst) { scratch in
-            var line = ByteWriter(base: scratch.baseAddress!)
+            var line = ByteWriter(scratch)
             switch format {
             case .text: text(entry, time: time, to: &line)
             case .json: json(entry, time: time, to: &line)
             }
             line.write(UInt8(ascii: "\n"))
-            assert(line.count <= worst, "access-log line longer than its worst case")
             buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress, count: line.count))
         }
     }
@@ -73,14 +72,5 @@ enum HTTPAccessLogLine {
             line.writeEscaped(cache)
         }
         line.write(#""}"#)
-    }
-
-    /// Decimal digits of `value`.
-    static func digits(_ value: UInt64, to buffer: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var line = ByteWriter(base: scratch.baseAddress!)
-            line.writeDigits(value)
-            buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress, count: line.count))
-        }
     }
 }

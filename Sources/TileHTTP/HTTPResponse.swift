@@ -9,6 +9,8 @@ public struct HTTPResponse: Sendable {
         var body: [UInt8]
         var file: HTTPFileBody?
         var preparedHead: [UInt8]?
+        /// The file length `preparedHead` was encoded for (`prepared(fileCount:)`).
+        var preparedFileCount: Int?
     }
 
     private var fields: CopyOnWrite<Fields>
@@ -48,7 +50,8 @@ public struct HTTPResponse: Sendable {
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, preparedHead: nil))
+        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, preparedHead: nil,
+                                    preparedFileCount: nil))
     }
 
     /// The response with its head encoded once, for an answer kept and sent many times (a
@@ -65,12 +68,14 @@ public struct HTTPResponse: Sendable {
     public func prepared(fileCount count: Int) -> HTTPResponse {
         var response = self
         response.preparedHead = HTTPResponseEncoder.fields(of: self, contentLength: count)
+        response.fields.value.preparedFileCount = count
         return response
     }
 
     /// This prepared response with `file` as its body; `file.count` must be the count the head
     /// was prepared with (`prepared(fileCount:)`).
     public func sendingFile(_ file: HTTPFileBody) -> HTTPResponse {
+        precondition(file.count == fields.value.preparedFileCount, "a file of another length than the prepared head says")
         var response = self
         response.file = file
         return response

@@ -18,7 +18,7 @@ enum HTTPResponseEncoder {
         var size = 9 + 20 + 1 + reason.utf8.count + 2 + (sendsLength ? 16 + 20 + 2 : 0)
         for field in headers { size += field.name.rawValue.utf8.count + 2 + field.value.utf8.count + 2 }
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var out = ByteWriter(base: buffer.baseAddress!)
+            var out = ByteWriter(buffer)
             out.write("HTTP/1.1 ")
             out.writeDigits(UInt64(max(0, response.status.code)))
             out.write(UInt8(ascii: " "))

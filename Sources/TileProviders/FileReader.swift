@@ -23,9 +23,21 @@ enum FileReader {
         return .contents(try file.readAll(), modified: file.modified)
     }
 
+    /// Whether `path` is on a local filesystem (ext4, XFS, Btrfs, tmpfs, overlayfs, ZFS…), not
+    /// a network or FUSE one; false off Linux.
+    static func isLocalFilesystem(_ path: String) -> Bool {
+        #if os(Linux)
+        return clinux_is_local_filesystem(path) == 1
+        #else
+        return false
+        #endif
+    }
+
     /// The file opened only if that needs no disk access (every part of its path is in the
     /// kernel's caches: `openat2` with `RESOLVE_CACHED`), so an event loop may call it; nil when
     /// it would need the disk, does not exist, or fails: `open` then says which, off the loop.
+    /// The descriptor keeps O_NONBLOCK, which a regular file on a local filesystem ignores (the
+    /// only kind this is used on: see `DirectoryTileProvider.opensWithoutWaiting`).
     static func openWithoutWaiting(_ path: String) -> TileFile? {
         #if os(Linux)
         let fd = clinux_open_cached(path)

@@ -22,7 +22,8 @@ extension FileTileProvider {
 
 /// An open regular file holding one tile; the descriptor closes when the object is released.
 public final class TileFile: Sendable {
-    /// The open descriptor (read-only, close-on-exec).
+    /// The open descriptor (read-only, close-on-exec; non-blocking when opened by an event loop,
+    /// which a regular file on a local filesystem ignores).
     public let descriptor: Int32
     /// Where it was opened, for messages.
     public let path: String

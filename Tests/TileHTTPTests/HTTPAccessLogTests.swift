@@ -57,9 +57,12 @@ import Testing
 
     @Test(arguments: [0, 7, 9, 10, 99, 100, 1234567, 9_999_999_999_999_999_999, 10_000_000_000_000_000_000, UInt64.max])
     func digitsAreDecimal(value: UInt64) {
-        var buffer: [UInt8] = []
-        HTTPAccessLogLine.digits(value, to: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == String(value))
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            var writer = ByteWriter(scratch)
+            writer.writeDigits(value)
+            return String(decoding: UnsafeBufferPointer(start: scratch.baseAddress, count: writer.count), as: UTF8.self)
+        }
+        #expect(text == String(value))
     }
 
     /// A pipe the server writes its access log to, read back whole.

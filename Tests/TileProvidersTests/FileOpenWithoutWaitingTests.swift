@@ -8,7 +8,8 @@ import Testing
 import TileGeometry
 @testable import TileProviders
 
-@Suite struct FileOpenWithoutWaitingTests {
+#if os(Linux)
+@Suite(.timeLimit(.minutes(1))) struct FileOpenWithoutWaitingTests {
     private func folder() throws -> String {
         let path = NSTemporaryDirectory() + "open-cached-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path + "/0/0", withIntermediateDirectories: true)
@@ -45,4 +46,15 @@ import TileGeometry
         let request = TileRequest(tile: TileCoordinate(z: 0, x: 0, y: 0), variables: [:])
         #expect(try provider.tileFileWithoutWaiting(for: request)?.readAll() == [1, 2, 3])
     }
+
+    /// A network or FUSE mount (here /proc, not a local disk filesystem) never opens on a loop.
+    @Test func onlyALocalFilesystemOpensWithoutWaiting() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(DirectoryTileProvider(root: root).opensWithoutWaiting)
+        #expect(!DirectoryTileProvider(root: "/proc").opensWithoutWaiting)
+        #expect(DirectoryTileProvider(root: "/proc").tileFileWithoutWaiting(
+            for: TileRequest(tile: TileCoordinate(z: 0, x: 0, y: 0), variables: [:])) == nil)
+    }
 }
+#endif

@@ -53,6 +53,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(raw.headers[.cacheControl] == cached.headers[.cacheControl])
     }
 
+    #if os(Linux)
     /// Past its open file's validity a tile seen before is opened on the loop from the kernel's
     /// caches (`openat2` with RESOLVE_CACHED, no disk wait), not handed to the workers again; a
     /// tile never seen (fingerprint unknown: its file must be read and hashed) still goes to them.
@@ -66,6 +67,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(try fileBytes(try #require(reopened.file)) == Fixtures.worldTile(1, 1, 0))
         #expect(try service.answerOnLoop("/direct/1/0/0.png") == nil, "never seen: the workers read and hash it")
     }
+    #endif
 
     @Test func conditionalRequestsGet304WithoutABody() async throws {
         let etag = try #require(try await service.answerAsSent("/direct/0/0/0.png").headers[.eTag])

@@ -46,6 +46,17 @@ import Testing
         #expect(reason.contains("is not a number"))
     }
 
+    /// A refusal names the coordinate and its text as sent (for y: without "@2x" and the extension).
+    @Test(arguments: [
+        (["1", "2", "ab@2x.png"], RouteMatch.badRequest("y \"ab\" is not a number")),
+        (["1", "2", "7z.webp"], .badRequest("y \"7z\" is not a number")),
+        (["1", "q", "3.png"], .badRequest("x \"q\" is not a number")),
+        (["1", "2", "12345678901@2x.png"], .notFound("y 12345678901 is out of range")),
+    ])
+    func refusalsNameTheCoordinate(_ segments: [String], _ expected: RouteMatch) {
+        #expect(Router.match(segments) == expected)
+    }
+
     /// x outside [0, 2^z) wraps (the map repeats east and west): a negative x is a tile, not a 400.
     @Test func negativeXIsATile() {
         #expect(Router.match(["world", "1", "-2", "3.png"]) == .route(.tile(TileRoute(layer: "world", z: 1, x: -2, y: 3, scale: 1, format: .png))))

@@ -48,9 +48,16 @@ int clinux_accept(int fd, void *address, uint32_t *length);
 long clinux_sendfile(int out_fd, int in_fd, long offset, long count);
 
 /// Opens `path` read-only (close-on-exec, non-blocking: a FIFO or device does not wait for its
-/// other end) only if its whole lookup can be done from the kernel's caches: openat2(2) with RESOLVE_CACHED (Linux 5.12), as io_uring opens without blocking. -1
-/// with errno EAGAIN when the lookup would need the disk (ENOSYS, EINVAL: a kernel without it).
+/// other end) only if its whole lookup can be done from the kernel's caches: openat2(2) with
+/// RESOLVE_CACHED (Linux 5.12), as io_uring opens without blocking. -1 with errno EAGAIN when
+/// the lookup would need the disk; ENOSYS, EINVAL or EPERM (an older kernel, a seccomp filter)
+/// once, then ENOSYS without a call.
 int clinux_open_cached(const char *path);
+
+/// Whether the filesystem holding `path` is a local one whose open and fstat of a cached file
+/// never wait (ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, ZFS, F2FS, ramfs): not NFS, CIFS or FUSE,
+/// whose open may ask a server. 1 or 0 (0 when statfs fails).
+int clinux_is_local_filesystem(const char *path);
 
 /// writev(2) through sendmsg with MSG_MORE: more data (a sendfile) follows at once, so the
 /// kernel holds a small head back to go out with the body instead of in a segment of its own.

@@ -78,7 +78,7 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, index))
         // One memcpy (building the array from a raw buffer copies it element by element).
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0 { buffer.baseAddress!.update(from: pointer.assumingMemoryBound(to: UInt8.self), count: count) }
+            if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: pointer, byteCount: count) }
             initialized = count
         }
     }

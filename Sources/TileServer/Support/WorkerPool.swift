@@ -2,7 +2,6 @@
 // disk tiers, first hashing of a file, admin work — so an event loop never waits on a disk.
 
 import Dispatch
-import Foundation
 import Sockets
 import Synchronization
 
@@ -14,12 +13,14 @@ import Synchronization
 /// wait until their connection's answer deadline.
 ///
 /// Lanes are not all used at once while jobs finish quickly: only `activeLimit` (one per core)
-/// run jobs that started less than `stallAfter` ago; more jobs wait for one of them, so a
-/// burst of short reads (an uncached MBTiles layer under load) runs on about as many threads
-/// as there are cores instead of sixteen threads taking turns on two. A job running longer
-/// than `stallAfter` (a slow disk, a hung file) no longer counts: a waiting job then starts on
-/// another lane (at a submit, a job's end, or a check every `stallAfter` while jobs wait). With
-/// the queue full, a job starts on any free lane rather than being refused.
+/// run jobs that started less than `stallAfter` (2 ms) ago; more jobs wait for one of them, so
+/// a burst of short reads (an uncached MBTiles layer from the page cache) runs on about as many
+/// threads as there are cores instead of sixteen threads taking turns on two. A job running
+/// longer no longer counts — it waits on a disk or a server, or it is a long computation (a
+/// render) — and a waiting job then starts on another lane (at a submit, a job's end, or a
+/// check every `stallAfter` while jobs wait), so reads that wait keep up to `threads` of them
+/// in flight as before. With the queue full, a job starts on any free lane rather than being
+/// refused. Jobs start in the order they came.
 final class WorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -59,8 +60,8 @@ final class WorkerPool: Sendable {
     let queueLimit: Int
     /// Lanes running jobs younger than `stallAfter` at once.
     let activeLimit: Int
-    /// Nanoseconds after which a running job counts as stalled (its lane then waits, it does
-    /// not compute).
+    /// Nanoseconds after which a running job no longer counts toward `activeLimit` (it waits on
+    /// I/O, or it is long: either way another lane may start).
     let stallAfter: UInt64
     private let lanes: [DispatchQueue]
     private let state: Mutex<State>
@@ -70,10 +71,10 @@ final class WorkerPool: Sendable {
     /// Default waiting jobs.
     static let defaultQueueLimit = 4096
     /// Default `activeLimit`: one lane per core (at least two).
-    static var defaultActiveLimit: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
-    /// Default `stallAfter`: 20 ms (a read from memory takes well under that; a disk seek or a
-    /// hung file more).
-    static let defaultStallAfter: UInt64 = 20_000_000
+    static var defaultActiveLimit: Int { max(2, System.coreCount) }
+    /// Default `stallAfter`: 2 ms (a tile read from memory takes well under that, a disk seek or
+    /// a network filesystem's read more).
+    static let defaultStallAfter: UInt64 = 2_000_000
 
     /// A pool of `threads` lanes with room for `queueLimit` waiting jobs.
     init(
@@ -90,13 +91,17 @@ final class WorkerPool: Sendable {
 
     /// Runs `job` on a pool thread, now or when one is free; false when the queue is full.
     func submit(_ job: @escaping Job) -> Bool {
-        enum Admission { case lane(Int), queued(scheduleCheck: Bool), refused }
-        let now = Monotonic.nanoseconds
+        enum Admission { case lane(Int, Job), queued(scheduleCheck: Bool), refused }
         let admission: Admission = state.withLock { state in
+            // Read under the lock: a time older than a lane's start would make it look stalled.
+            let now = Monotonic.nanoseconds
             if !state.idle.isEmpty, state.freshCount(now: now, stallAfter: stallAfter) < activeLimit {
                 let lane = state.idle.removeLast()
                 state.started[lane] = now
-                return .lane(lane)
+                // First come, first started: a job already waiting goes before this one.
+                guard let first = state.takeNext() else { return .lane(lane, job) }
+                state.waiting.append(job)
+                return .lane(lane, first)
             }
             if state.waitingCount < queueLimit {
                 state.waiting.append(job)
@@ -107,10 +112,12 @@ final class WorkerPool: Sendable {
             // The queue is full: any free lane rather than a refusal.
             guard let lane = state.idle.popLast() else { return .refused }
             state.started[lane] = now
-            return .lane(lane)
+            guard let first = state.takeNext() else { return .lane(lane, job) }
+            state.waiting.append(job)
+            return .lane(lane, first)
         }
         switch admission {
-        case .lane(let lane): start(job, on: lane)
+        case .lane(let lane, let first): start(first, on: lane)
         case .queued(let scheduleCheck): if scheduleCheck { scheduleStallCheck() }
         case .refused: return false
         }

@@ -46,14 +46,19 @@ final class OpenTileFiles: Sendable {
     /// Keeps `file`, just opened for `key`, for `validity` seconds.
     func keep(_ file: TileFile, for key: TileKey, openedAt now: UInt64 = Monotonic.nanoseconds) {
         let horizon = UInt64(validity * 1e9)
-        entries.withLock { entries in
+        // Files dropped here are released (closed) after the lock, not inside it (this runs on
+        // event loops too).
+        let dropped = entries.withLock { entries -> (all: [TileKey: Entry], replaced: Entry?) in
+            var all: [TileKey: Entry] = [:]
             if entries.count >= capacity {
                 // Drop what has expired; if nothing has, start over.
-                entries = entries.filter { now &- $0.value.opened < horizon }
-                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+                all = entries
+                entries = all.filter { now &- $0.value.opened < horizon }
+                if entries.count >= capacity { entries = [:] }
             }
-            entries[key] = Entry(file: file, opened: now)
+            return (all, entries.updateValue(Entry(file: file, opened: now), forKey: key))
         }
+        _ = dropped
     }
 
     /// The kept open file of `key` while it is valid; nil otherwise (nothing is opened).

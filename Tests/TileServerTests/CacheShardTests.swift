@@ -1,0 +1,44 @@
+// How tile keys are spread over the memory cache's shards: a cheap function of the coordinates
+// (no second full hash), equal keys to one shard, keys spread over all of them.
+
+import Testing
+@testable import TileCache
+import TileGeometry
+@testable import TileServer
+
+@Suite struct CacheShardTests {
+    @Test func tileKeysSpreadOverEveryShard() {
+        let cache = MemoryCache<TileKey, Int>(capacity: 1 << 20, shardHash: TileKey.shardHash)
+        var used: [ObjectIdentifier: Int] = [:]
+        for x in 0 ..< 16 {
+            for y in 0 ..< 16 {
+                let key = TileKey(layer: "world", tile: TileCoordinate(z: 4, x: x, y: y), scale: 1)
+                used[ObjectIdentifier(cache.shard(for: key)), default: 0] += 1
+            }
+        }
+        #expect(used.count == MemoryCache<TileKey, Int>.defaultShardCount, "256 tiles of one zoom use every shard")
+        #expect(used.values.max()! <= 48, "no shard takes far more than its share (16): \(used.values.sorted())")
+    }
+
+    @Test func equalKeysHashAndShardAlike() {
+        let cache = MemoryCache<TileKey, Int>(capacity: 1 << 20, shardHash: TileKey.shardHash)
+        let plain = TileKey(layer: "world", tile: TileCoordinate(z: 3, x: 1, y: 2), scale: 2)
+        var same = plain
+        same.variables = [:]
+        #expect(plain == same && plain.hashValue == same.hashValue)
+        #expect(cache.shard(for: plain) === cache.shard(for: same))
+        var other = plain
+        other.variables = ["floor": "2"]
+        #expect(plain != other)
+        cache.insert(1, for: plain, cost: 10)
+        cache.insert(2, for: other, cost: 10)
+        #expect(cache.value(for: plain) == 1 && cache.value(for: other) == 2)
+    }
+
+    @Test func aConstantShardFunctionStillCaches() {
+        let cache = MemoryCache<TileKey, Int>(capacity: 1 << 20, shardHash: { _ in 0 })
+        let keys = (0 ..< 50).map { TileKey(layer: "world", tile: TileCoordinate(z: 6, x: $0, y: 0), scale: 1) }
+        for (index, key) in keys.enumerated() { cache.insert(index, for: key, cost: 1) }
+        #expect(keys.enumerated().allSatisfy { cache.value(for: $0.element) == $0.offset })
+    }
+}
