@@ -8,18 +8,24 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     /// A header name.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
-        self.canonical = Self.asciiLowercased(rawValue)
+        var bytes = rawValue
+        canonical = bytes.withUTF8 { Self.canonical(of: $0, rawValue: rawValue) }
     }
 
     /// A name as the parser read it (ASCII token bytes): lower-cased from the bytes, no second pass.
     init(bytes: UnsafeBufferPointer<UInt8>) {
         rawValue = String(decoding: bytes, as: UTF8.self)
-        guard bytes.contains(where: Self.isCapital) else {
-            canonical = rawValue
-            return
-        }
-        canonical = String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            for index in 0 ..< bytes.count { buffer[index] = Self.lowercased(bytes[index]) }
+        canonical = Self.canonical(of: bytes, rawValue: rawValue)
+    }
+
+    /// `rawValue` (whose UTF-8 is `bytes`) with A-Z made a-z (field names are ASCII tokens):
+    /// `rawValue` itself, not a copy, when it has no capitals; never the Unicode case mapping
+    /// `lowercased()` runs per character. Written in place: a name of up to 15 bytes ("Host",
+    /// "Accept") is a small string, no allocation.
+    private static func canonical(of bytes: UnsafeBufferPointer<UInt8>, rawValue: String) -> String {
+        guard bytes.contains(where: isCapital) else { return rawValue }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for index in 0 ..< bytes.count { buffer[index] = lowercased(bytes[index]) }
             return bytes.count
         }
     }
@@ -32,18 +38,6 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     }
 
     public var description: String { rawValue }
-
-    /// `text` with A-Z made a-z (field names are ASCII tokens): `text` itself, not a copy, when
-    /// it has no capitals; never the Unicode case mapping `lowercased()` runs per character.
-    private static func asciiLowercased(_ text: String) -> String {
-        guard text.utf8.contains(where: isCapital) else { return text }
-        // Written in place: a name of up to 15 bytes ("Host", "Accept") is a small string, no allocation.
-        let count = text.utf8.count
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            for (index, byte) in text.utf8.enumerated() { buffer[index] = lowercased(byte) }
-            return count
-        }
-    }
 
     /// Names of different lengths differ without a string comparison (most of a lookup's fields).
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -13,12 +13,9 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     /// Parses origin-form ("/a/b?q"), absolute-form ("http://host/a/b?q") or "*" (OPTIONS).
     public init(parsing target: String) throws(HTTPParseError) {
         var bytes = target
-        let plain = bytes.withUTF8 { utf8 in Result { () throws(HTTPParseError) in try Self.plainOriginForm(utf8) } }
-        if let (segments, plainQuery) = try plain.get() {
-            self.init(pathSegments: segments, query: plainQuery)
-            return
-        }
-        try self.init(parsingGeneral: target)
+        self = try bytes.withUTF8 { utf8 in
+            Result { () throws(HTTPParseError) in try Self(parsing: target, bytes: utf8) }
+        }.get()
     }
 
     /// Parses `target`, whose UTF-8 is `bytes` (the parser's buffer): the plain origin form is

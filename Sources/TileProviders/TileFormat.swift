@@ -58,15 +58,14 @@ public enum TileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The format whose URL extension is exactly `fileExtension` (`png`, `jpg`, `jpeg`, `webp`, `pbf`, `mvt`).
     public init?(fileExtension: String) {
-        // Six short names: a scan that compares lengths first beats hashing the extension.
-        let length = fileExtension.utf8.count
-        guard let found = Self.byExtension.first(where: { $0.name.utf8.count == length && $0.name == fileExtension })
-        else { return nil }
-        self = found.format
+        var text = fileExtension
+        guard let format = text.withUTF8({ TileFormat(fileExtension: $0) }) else { return nil }
+        self = format
     }
 
     /// The format whose URL extension is exactly these bytes (a request path's, read in place).
     public init?(fileExtension bytes: UnsafeBufferPointer<UInt8>) {
+        // Six short names: a scan that compares lengths first beats hashing the extension.
         guard let found = Self.byExtension.first(where: { $0.name.utf8.count == bytes.count && $0.name.utf8.elementsEqual(bytes) })
         else { return nil }
         self = found.format

@@ -70,10 +70,7 @@ extension TileService {
         guard case .tile(let tile) = outcome else {
             return answer(request, .success(outcome), layer: layer, scale: scale, cacheUse: .hit)
         }
-        var response = tileAnswer(request, tile, layer: layer)
-        response.note = tile.staleAge == nil ? TileCacheUse.hit.rawValue : TileCacheUse.hit.rawValue + ",stale"
-        response.route = MetricsRoute.tile
-        return response
+        return noted(tileAnswer(request, tile, layer: layer), cacheUse: .hit, stale: tile.staleAge != nil)
     }
 
     /// The answer for a pipeline result, noted with the cache's part for the access log.
@@ -81,9 +78,16 @@ extension TileService {
         _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int,
         cacheUse: TileCacheUse
     ) -> HTTPResponse {
-        var response = answer(request, result, layer: layer, scale: scale)
-        response.note = cacheUse.rawValue
-        if case .success(.tile(let tile)) = result, tile.staleAge != nil { response.note = cacheUse.rawValue + ",stale" }
+        var stale = false
+        if case .success(.tile(let tile)) = result { stale = tile.staleAge != nil }
+        return noted(answer(request, result, layer: layer, scale: scale), cacheUse: cacheUse, stale: stale)
+    }
+
+    /// A tile answer labelled for the access log (the cache's part, ",stale" for a stale copy)
+    /// and the metrics (route "tile").
+    private func noted(_ answer: HTTPResponse, cacheUse: TileCacheUse, stale: Bool) -> HTTPResponse {
+        var response = answer
+        response.note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
         response.route = MetricsRoute.tile
         return response
     }
