@@ -33,15 +33,9 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 command -v wrk >/dev/null || die "wrk is not installed"
 
 echo "== building the working set in $DATA (kept for the next run)"
-mkdir -p "$DATA"
-if [[ $(cat "$DATA/built-max-zoom" 2>/dev/null) != "$MAX_ZOOM" ]]; then
-    # Base tiles: the shipped world pyramid, and ../shared/data's when it is there.
-    staging=$(mktemp -d)
-    cp -r "$REPO/tiles/world" "$staging/shipped"
-    if [[ -d $REPO/../shared/data/world ]]; then cp -r "$REPO/../shared/data/world" "$staging/shared"; fi
-    python3 "$SCRIPT_DIR/bench/make-working-set.py" "$staging" "$DATA" "$MAX_ZOOM"
-    rm -rf "$staging"
-fi
+# shellcheck source=bench/working-set.sh
+source "$SCRIPT_DIR/bench/working-set.sh"
+build_working_set "$DATA" "$MAX_ZOOM"
 TILES="$DATA/tiles"
 tile_count=$(find "$TILES" -name '*.png' | wc -l)
 tile_bytes=$(du -sb "$TILES" | cut -f1)

@@ -95,6 +95,31 @@ int clinux_open_cached(const char *path) {
 #endif
 }
 
+/// Set once preadv2 or RWF_NOWAIT turned out to be missing: no failing call per request after that.
+static int pread_cached_unsupported;
+
+long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
+#ifdef RWF_NOWAIT
+    if (__atomic_load_n(&pread_cached_unsupported, __ATOMIC_RELAXED)) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct iovec vector = {buffer, (size_t)count};
+    long n;
+    do {
+        n = (long)preadv2(fd, &vector, 1, (off_t)offset, RWF_NOWAIT);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0 && (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL)) {
+        __atomic_store_n(&pread_cached_unsupported, 1, __ATOMIC_RELAXED);
+    }
+    return n;
+#else
+    (void)fd; (void)buffer; (void)count; (void)offset;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 int clinux_is_local_filesystem(const char *path) {
     struct statfs info;
     if (statfs(path, &info) != 0) return 0;

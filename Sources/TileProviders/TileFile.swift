@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if os(Linux)
+import CLinux
+#endif
 
 /// A synchronous provider whose tiles are whole files: the server may send a tile straight from
 /// its file (`sendfile`) instead of reading it into memory first.
@@ -42,6 +45,34 @@ public final class TileFile: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Largest file `readAllWithoutWaiting` reads: a tile's size, so an event loop that reads
+    /// and hashes it is not held up.
+    public static let maxBytesReadWithoutWaiting = 1 << 20
+
+    /// The whole file if the page cache holds all of it (`preadv2` with `RWF_NOWAIT`: no disk
+    /// wait, so an event loop may call it); nil when any of it would need the disk, when it is
+    /// larger than `maxBytesReadWithoutWaiting` or shrank, or off Linux. `readAll` then reads it,
+    /// off the loop.
+    public func readAllWithoutWaiting() -> [UInt8]? {
+        #if os(Linux)
+        guard size <= Self.maxBytesReadWithoutWaiting else { return nil }
+        var whole = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = clinux_pread_cached(descriptor, buffer.baseAddress! + done, size - done, done)
+                guard n > 0 else { break }
+                done += n
+            }
+            whole = done == size
+            count = done
+        }
+        return whole ? bytes : nil
+        #else
+        return nil
+        #endif
+    }
 
     /// The whole file, read into memory (straight into uninitialised storage: no zero-fill of a
     /// buffer about to be overwritten); a file that shrank since it was opened reads short.

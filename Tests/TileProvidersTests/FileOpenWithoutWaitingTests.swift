@@ -29,6 +29,40 @@ import TileGeometry
         #expect(FileReader.openWithoutWaiting(root + "/0/0") == nil, "a folder is not a tile")
     }
 
+    /// A file is read without waiting only while the page cache holds all of it.
+    @Test func aFileIsReadWithoutWaitingOnlyFromThePageCache() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        #expect(FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data(bytes)))
+        let file = try #require(FileReader.openWithoutWaiting(root + "/0/0/0.png"))
+        #expect(file.readAllWithoutWaiting() == bytes, "just written: in the page cache")
+        if evictFromPageCache(file) {
+            #expect(file.readAllWithoutWaiting() == nil, "dropped from the page cache: a read would wait on the disk")
+        }
+        #expect(try file.readAll() == bytes)
+        #expect(file.readAllWithoutWaiting() == bytes, "read again: cached again")
+
+        let large = [UInt8](repeating: 1, count: TileFile.maxBytesReadWithoutWaiting + 1)
+        #expect(FileManager.default.createFile(atPath: root + "/0/0/1.png", contents: Data(large)))
+        #expect(try #require(FileReader.openWithoutWaiting(root + "/0/0/1.png")).readAllWithoutWaiting() == nil,
+                "larger than a tile: not read on a loop")
+    }
+
+    /// Drops the file's pages from the page cache (written back first); false when `mincore`
+    /// says some stay (tmpfs, whose pages are its storage).
+    private func evictFromPageCache(_ file: TileFile) -> Bool {
+        guard fsync(file.descriptor) == 0, posix_fadvise(file.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0,
+              let mapped = mmap(nil, file.size, PROT_READ, MAP_SHARED, file.descriptor, 0),
+              mapped != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return false }
+        defer { munmap(mapped, file.size) }
+        let page = sysconf(Int32(_SC_PAGESIZE))
+        var resident = [UInt8](repeating: 1, count: (file.size + page - 1) / page)
+        guard mincore(mapped, file.size, &resident) == 0 else { return false }
+        return resident.allSatisfy { $0 & 1 == 0 }
+    }
+
     /// A FIFO (a hung disk's stand-in) opens at once and is refused: opening it for reading
     /// would otherwise wait for a writer, on an event loop.
     @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {

@@ -51,9 +51,31 @@ import TileProviders
         let files = OpenTileFiles(validity: 60, capacity: 3)
         var opens = 0
         for x in 0 ..< 4 { _ = try open(files, x, opens: &opens) }
-        #expect(files.count <= 3)
+        #expect(files.count == 3)
         #expect(opens == 4)
         files.removeAll { $0.tile.x == 3 }
-        #expect(files.count <= 2)
+        #expect(files.count == 2)
+    }
+
+    /// A full table drops its oldest file for a new one (not every file at once).
+    @Test func theOldestOpenFileMakesRoomForANewOne() throws {
+        let files = OpenTileFiles(validity: 60, capacity: 3)
+        var opens = 0
+        for x in 0 ..< 4 { _ = try open(files, x, opens: &opens) }
+        for x in [1, 2, 3] { _ = try open(files, x, opens: &opens) }
+        #expect(opens == 4, "the three newest are kept")
+        _ = try open(files, 0, opens: &opens)
+        #expect(opens == 5, "the oldest was dropped")
+        #expect(files.count == 3)
+    }
+
+    @Test func expiredFilesAreDroppedWhenAnotherIsKept() async throws {
+        let files = OpenTileFiles(validity: 0.2, capacity: 10)
+        var opens = 0
+        for x in 0 ..< 3 { _ = try open(files, x, opens: &opens) }
+        #expect(files.count == 3)
+        try await Task.sleep(for: .milliseconds(250))
+        _ = try open(files, 3, opens: &opens)
+        #expect(files.count == 1)
     }
 }

@@ -1,7 +1,8 @@
 # Sourced by the benchmark scripts: the tilelayer and nginx configurations they compare, both
 # serving the tile folder $TILES on loopback, access logs per $ACCESS_LOG (0 or 1), everything
 # nginx writes in $TMP. $LAYER_EXTRA, when set, is appended to tilelayer's layer (YAML lines
-# indented four spaces, e.g. "    cache: {memory: false}").
+# indented four spaces, e.g. "    cache: {memory: false}"); $MAX_ZOOM (3) is the layer's deepest zoom;
+# $MEMORY_BYTES, when set, is tilelayer's server.cache.memoryBytes.
 
 # write_tilelayer_config FILE PORT [TRANSPORT]
 write_tilelayer_config() {
@@ -12,13 +13,14 @@ server:
   port: $2
   cors: "*"
   transport: ${3:-epoll}
+${MEMORY_BYTES:+  cache: {memoryBytes: $MEMORY_BYTES\}}
   log: {level: notice, access: $( (( ACCESS_LOG )) && echo true || echo false )}
 layers:
   - name: world
     default: true
     source: {type: directory, path: "$TILES"}
     minZoom: 0
-    maxZoom: 3
+    maxZoom: ${MAX_ZOOM:-3}
 ${LAYER_EXTRA:-}
 EOF
 }

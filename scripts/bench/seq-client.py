@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""seq-client.py PORT PATHFILE COUNT: one keep-alive connection to 127.0.0.1:PORT, COUNT
-GET requests walking the paths in PATHFILE round robin, one at a time. Prints
+"""seq-client.py PORT PATHFILE COUNT [START]: one keep-alive connection to 127.0.0.1:PORT, COUNT
+GET requests walking the paths in PATHFILE round robin from index START (0), one at a time. Prints
 "SEQ requests=N ok=N seconds=S rps=R p50_us=.. p99_us=.." (ok = status 200)."""
 import socket, sys, time
 
 port, pathfile, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 paths = [l.strip() for l in open(pathfile) if l.startswith("/")]
 s = socket.create_connection(("127.0.0.1", port), timeout=60)
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -13,7 +14,7 @@ lat = []
 ok = 0
 t0 = time.perf_counter()
 for i in range(count):
-    p = paths[i % len(paths)]
+    p = paths[(start + i) % len(paths)]
     t = time.perf_counter()
     s.sendall(f"GET {p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     while True:

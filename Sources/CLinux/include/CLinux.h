@@ -54,6 +54,13 @@ long clinux_sendfile(int out_fd, int in_fd, long offset, long count);
 /// once, then ENOSYS without a call.
 int clinux_open_cached(const char *path);
 
+/// Reads up to `count` bytes of `fd` from `offset` only from the page cache: preadv2(2) with
+/// RWF_NOWAIT (Linux 4.14), as io_uring reads without blocking. Returns the bytes read (fewer
+/// than asked when only part is cached), or -1 with errno EAGAIN when the first page is not
+/// cached; EOPNOTSUPP, ENOSYS or EINVAL (a filesystem or kernel without it) once, then ENOSYS
+/// without a call.
+long clinux_pread_cached(int fd, void *buffer, long count, long offset);
+
 /// Whether the filesystem holding `path` is a local one whose open and fstat of a cached file
 /// never wait (ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, ZFS, F2FS, ramfs): not NFS, CIFS or FUSE,
 /// whose open may ask a server. 1 or 0 (0 when statfs fails).

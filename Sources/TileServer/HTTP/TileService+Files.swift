@@ -12,9 +12,10 @@ extension TileService {
     /// Nil when the pipeline should answer, or when the file cannot be opened or is not a whole
     /// PNG: the ordinary path then answers, and says what is wrong.
     ///
-    /// With `mayBlock` false (on an event loop) it waits on no disk and reads and hashes nothing:
-    /// it answers only from the memory cache, or from a file whose fingerprint is known and that
-    /// is kept open or opens from the kernel's caches alone (`tileFileWithoutWaiting`).
+    /// With `mayBlock` false (on an event loop) it waits on no disk: it answers only from the
+    /// memory cache, or from a file kept open or opened from the kernel's caches alone
+    /// (`tileFileWithoutWaiting`) whose version it knows or can read from the page cache alone
+    /// to hash (`fingerprintWithoutWaiting`).
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
         let counters = pipeline.metrics[layer.name]
@@ -24,12 +25,11 @@ extension TileService {
         guard let files = layer.fileSource else { return nil }
         let opened: TileFile?
         if !mayBlock {
-            // A file kept open, or one whose whole path is in the kernel's caches (no disk wait),
-            // whose version was seen before (no read to hash it): else the workers open it.
-            if let kept = openFiles.kept(for: key), pipeline.fileFingerprints.known(kept) != nil {
+            // A file kept open, or one whose whole path is in the kernel's caches (no disk
+            // wait): else the workers open it.
+            if let kept = openFiles.kept(for: key) {
                 opened = kept
-            } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)),
-                      pipeline.fileFingerprints.known(cached) != nil {
+            } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
                 openFiles.keep(cached, for: key)
                 opened = cached
             } else {
@@ -52,7 +52,10 @@ extension TileService {
         }
         var response: HTTPResponse
         if let file = opened {
-            guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: file, format: layer.format) else { return nil }
+            // A version not seen before is read and hashed once: on the loop only from the page cache.
+            guard let fingerprint = mayBlock ? pipeline.fileFingerprints.fingerprint(of: file, format: layer.format)
+                                             : pipeline.fileFingerprints.fingerprintWithoutWaiting(of: file, format: layer.format)
+            else { return nil }
             let cors = state.cors
             let body = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
             func head() -> HTTPResponse {

@@ -12,11 +12,34 @@ final class OpenTileFiles: Sendable {
         let opened: UInt64
     }
 
+    /// The kept files, and their keys in the order they were opened (oldest first, from
+    /// `start`), so the oldest is dropped in O(1) when the table is full or it has expired: a
+    /// working set larger than `capacity` costs an insert and a drop per file, not a rebuild of
+    /// the table. A key kept again is listed again; its older listing is skipped when reached.
+    private struct Table {
+        var entries: [TileKey: Entry] = [:]
+        var order: [(key: TileKey, opened: UInt64)] = []
+        var start = 0
+
+        /// Drops the oldest listing; its entry, if the listing is still its current one.
+        mutating func dropOldest() -> Entry? {
+            let oldest = order[start]
+            start += 1
+            if start >= 1024 && start * 2 >= order.count {
+                order.removeFirst(start)
+                start = 0
+            }
+            guard let entry = entries[oldest.key], entry.opened == oldest.opened else { return nil }
+            entries[oldest.key] = nil
+            return entry
+        }
+    }
+
     /// Seconds an open file is used before its path is opened again.
     let validity: Double
     /// Open files kept at most.
     let capacity: Int
-    private let entries = Mutex<[TileKey: Entry]>([:])
+    private let table = Mutex(Table())
 
     /// Default `validity`, seconds.
     static let defaultValidity = 1.0
@@ -33,48 +56,51 @@ final class OpenTileFiles: Sendable {
         for key: TileKey, open: () throws(TileProviderError) -> TileFile?
     ) throws(TileProviderError) -> TileFile? {
         let now = Monotonic.nanoseconds
-        let horizon = UInt64(validity * 1e9)
-        if let kept = entries.withLock({ $0[key] }), now &- kept.opened < horizon { return kept.file }
+        if let kept = kept(for: key, now: now) { return kept }
         guard let file = try open() else {
-            entries.withLock { _ = $0.removeValue(forKey: key) }
+            let dropped = table.withLock { $0.entries.removeValue(forKey: key) }
+            _ = dropped  // closed here, after the lock
             return nil
         }
         keep(file, for: key, openedAt: now)
         return file
     }
 
-    /// Keeps `file`, just opened for `key`, for `validity` seconds.
+    /// Keeps `file`, just opened for `key`, for `validity` seconds, dropping the oldest files
+    /// when they have expired or the table is full.
     func keep(_ file: TileFile, for key: TileKey, openedAt now: UInt64 = Monotonic.nanoseconds) {
         let horizon = UInt64(validity * 1e9)
         // Files dropped here are released (closed) after the lock, not inside it (this runs on
         // event loops too).
-        let dropped = entries.withLock { entries -> (all: [TileKey: Entry], replaced: Entry?) in
-            var all: [TileKey: Entry] = [:]
-            if entries.count >= capacity {
-                // Drop what has expired; if nothing has, start over.
-                all = entries
-                entries = all.filter { now &- $0.value.opened < horizon }
-                if entries.count >= capacity { entries = [:] }
+        var dropped: [Entry] = []
+        let replaced = table.withLock { table -> Entry? in
+            while table.start < table.order.count,
+                  table.entries.count >= capacity || now &- table.order[table.start].opened >= horizon {
+                if let entry = table.dropOldest() { dropped.append(entry) }
             }
-            return (all, entries.updateValue(Entry(file: file, opened: now), forKey: key))
+            table.order.append((key, now))
+            return table.entries.updateValue(Entry(file: file, opened: now), forKey: key)
         }
-        _ = dropped
+        _ = (dropped, replaced)
     }
 
     /// The kept open file of `key` while it is valid; nil otherwise (nothing is opened).
-    func kept(for key: TileKey) -> TileFile? {
+    func kept(for key: TileKey, now: UInt64 = Monotonic.nanoseconds) -> TileFile? {
         let horizon = UInt64(validity * 1e9)
-        guard let kept = entries.withLock({ $0[key] }), Monotonic.nanoseconds &- kept.opened < horizon else { return nil }
+        guard let kept = table.withLock({ $0.entries[key] }), now &- kept.opened < horizon else { return nil }
         return kept.file
     }
 
     /// Closes (releases) every kept file for which `matches` holds, all when nil.
     func removeAll(where matches: ((TileKey) -> Bool)? = nil) {
-        entries.withLock { entries in
-            if let matches { entries = entries.filter { !matches($0.key) } } else { entries.removeAll() }
+        let dropped = table.withLock { table -> [TileKey: Entry] in
+            let all = table.entries
+            if let matches { table.entries = all.filter { !matches($0.key) } } else { table = Table() }
+            return all
         }
+        _ = dropped  // closed here, after the lock
     }
 
     /// Files kept now.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { table.withLock { $0.entries.count } }
 }

@@ -29,7 +29,21 @@ final class TileFileFingerprints: Sendable {
     /// takes the ordinary path, which reads the file again and says what is wrong with it).
     func fingerprint(of file: TileFile, format: TileFormat) -> Fingerprint? {
         if let known = known(file) { return known }
-        guard let bytes = try? file.readAll(), bytes.count == file.size, format.matches(bytes) else { return nil }
+        guard let bytes = try? file.readAll() else { return nil }
+        return remember(bytes, of: file, format: format)
+    }
+
+    /// `fingerprint(of:format:)` for an event loop: a version not seen before is read only if
+    /// the page cache holds the whole file (`TileFile.readAllWithoutWaiting`); nil when it does
+    /// not, or the file is not a whole tile: the workers then take it.
+    func fingerprintWithoutWaiting(of file: TileFile, format: TileFormat) -> Fingerprint? {
+        if let known = known(file) { return known }
+        guard let bytes = file.readAllWithoutWaiting() else { return nil }
+        return remember(bytes, of: file, format: format)
+    }
+
+    private func remember(_ bytes: [UInt8], of file: TileFile, format: TileFormat) -> Fingerprint? {
+        guard bytes.count == file.size, format.matches(bytes) else { return nil }
         let made = Fingerprint(etag: ContentHash.etag(of: bytes),
                                lastModifiedText: HTTPDate.format(secondsSince1970: file.modified))
         table.withLock { table in
