@@ -20,16 +20,24 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var misses = 0
         var evictions = 0
         var fillsStarted = 0
+        /// How often keys were asked for lately (counted by `value(for:counting:)`), for `admits`.
+        @usableFromInline var sketch: FrequencySketch
 
-        init() {}
+        init(sketchWidth: Int) {
+            sketch = FrequencySketch(width: sketchWidth)
+        }
     }
 
     /// This shard's share of the cache's capacity, in bytes.
     let capacity: Int
-    @usableFromInline let state = Mutex(State())
+    @usableFromInline let state: Mutex<State>
+
+    /// Bytes per entry the frequency sketch is sized for: a small tile's.
+    static var sketchedEntryBytes: Int { 4096 }
 
     init(capacity: Int) {
         self.capacity = capacity
+        state = Mutex(State(sketchWidth: capacity / Self.sketchedEntryBytes))
     }
 
     @inlinable
@@ -41,9 +49,26 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    /// Whether `cost` more bytes fit without evicting anything.
-    func hasRoom(for cost: Int) -> Bool {
-        state.withLock { $0.list.bytes + cost <= capacity }
+    /// `value(for:)`, counting the request in the frequency sketch (`hash`: the key's mixed hash).
+    @inlinable
+    func value(for key: Key, counting hash: UInt64) -> Value? {
+        state.withLock { state in
+            state.sketch.record(hash)
+            let value = state.list.value(for: key)
+            if value == nil { state.misses += 1 } else { state.hits += 1 }
+            return value
+        }
+    }
+
+    /// Whether a value of `cost` bytes for the key of `hash` should be stored: it fits without
+    /// evicting anything, or its key was asked for more than twice as often lately (and more
+    /// than twice) as the least recently used entry's, the first it would push out.
+    func admits(cost: Int, hash: UInt64, hashOf: (Key) -> UInt64) -> Bool {
+        state.withLock { state in
+            if state.list.bytes + cost <= capacity { return true }
+            guard cost <= capacity, let victim = state.list.leastRecentlyUsedKey else { return false }
+            return state.sketch.estimate(hash) > 2 * state.sketch.estimate(hashOf(victim)) + 2
+        }
     }
 
     @inlinable

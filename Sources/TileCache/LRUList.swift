@@ -38,6 +38,9 @@ struct LRUList<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Number of stored entries.
     var count: Int { slots.count }
 
+    /// The key of the least recently used entry, the next to be evicted.
+    var leastRecentlyUsedKey: Key? { tail == Self.none ? nil : nodes[tail].key }
+
     @usableFromInline init() {}
 
     /// The value for `key`, which becomes the most recently used entry.

@@ -67,10 +67,24 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         shard(for: key).insert(value, for: key, cost: cost)
     }
 
-    /// Whether a value of `cost` bytes for `key` would fit without evicting anything (a
-    /// caller can then decline to store what would push other entries out).
-    public func hasRoom(for key: Key, cost: Int) -> Bool {
-        shard(for: key).hasRoom(for: cost)
+    /// `value(for:)`, counting the request for `key` in its shard's frequency sketch (with the
+    /// lookup, under the same lock), for `admits`. A caller counts each request once.
+    @inlinable
+    public func value(for key: Key, countingRequest: Bool) -> Value? {
+        guard countingRequest else { return value(for: key) }
+        let hash = mixedHash(key)
+        return shards[Int(truncatingIfNeeded: hash >> shardShift)].value(for: key, counting: hash)
+    }
+
+    /// Whether a value of `cost` bytes for `key` should be stored, for a caller that can serve
+    /// it without storing it (a tile file): when it fits without evicting anything; else only
+    /// when requests counted by `value(for:countingRequest:)` asked for `key` more than twice
+    /// as often lately (and more than twice) as for the least recently used entry it would push
+    /// out first (TinyLFU's admission, with a margin). So a hot key displaces cold ones, while
+    /// keys asked for alike (a working set larger than the cache) do not churn it.
+    public func admits(_ key: Key, cost: Int) -> Bool {
+        let hash = mixedHash(key)
+        return shards[Int(truncatingIfNeeded: hash >> shardShift)].admits(cost: cost, hash: hash) { mixedHash($0) }
     }
 
     /// Removes the value for `key` and retires a fill of `key` in progress.
@@ -109,9 +123,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     @inlinable
     func shard(for key: Key) -> CacheShard<Key, Value> {
-        // Fibonacci hashing: multiplied by 2^64/φ, the top bits depend on every input bit (a
-        // weak `shardHash` spreads too); the shard is the top log2(count) bits.
-        let mixed = UInt64(truncatingIfNeeded: shardHash(key)) &* 0x9E37_79B9_7F4A_7C15
-        return shards[Int(truncatingIfNeeded: mixed >> shardShift)]
+        shards[Int(truncatingIfNeeded: mixedHash(key) >> shardShift)]
+    }
+
+    /// Fibonacci hashing: multiplied by 2^64/φ, the top bits depend on every input bit (a weak
+    /// `shardHash` spreads too); the shard is the top log2(count) bits.
+    @inlinable
+    func mixedHash(_ key: Key) -> UInt64 {
+        UInt64(truncatingIfNeeded: shardHash(key)) &* 0x9E37_79B9_7F4A_7C15
     }
 }

@@ -64,6 +64,43 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(try service.answerOnLoop("/direct/2/0/0.png") == nil, "not a PNG: the workers say what is wrong")
     }
 
+    /// A full memory cache sends a tile asked for like the others from its file (it does not
+    /// churn), and takes it in once it is asked for far more often than the tile it would evict.
+    @Test func aHotTileDisplacesAColdOneInAFullMemoryCache() async throws {
+        let pyramid = TemporaryFolder()
+        var paths: [String] = []
+        for z in 0 ... 3 {
+            for x in 0 ..< 1 << z {
+                for y in 0 ..< 1 << z {
+                    pyramid.write("d/\(z)/\(x)/\(y).png", Fixtures.worldTile(z, x, y))
+                    paths.append("/d/\(z)/\(x)/\(y).png")
+                }
+            }
+        }
+        // 3 MB for tiles: less than the 5 MB pyramid.
+        let service = try Fixtures.service(extraYAML: """
+          - name: d
+            source: {type: directory, path: \(pyramid.path)/d}
+        """, server: ", cache: {memoryBytes: 4000000}", folder: pyramid)
+        for path in paths { _ = try await service.answerAsSent(path) }
+        var cold: String?
+        for path in paths where try service.answerOnLoop(path)?.note == "miss" {
+            cold = path
+            break
+        }
+        let path = try #require(cold, "some tile was not kept")
+        #expect(try service.answerOnLoop(path)?.note == "miss", "asked for about as often as the others: sent from its file")
+        var kept = false
+        for _ in 0 ..< 20 where !kept {
+            if let answer = try service.answerOnLoop(path) {
+                kept = answer.note == "hit"
+            } else {
+                #expect(try await service.answerAsSent(path).note == "miss", "admitted: the workers read and keep it")
+            }
+        }
+        #expect(kept)
+    }
+
     /// Past its open file's validity a tile seen before is opened on the loop from the kernel's
     /// caches (`openat2` with RESOLVE_CACHED, no disk wait), not handed to the workers again.
     @Test func aFileSeenBeforeIsReopenedOnTheLoopFromTheKernelsCaches() async throws {

@@ -7,8 +7,10 @@ extension TileService {
     /// moment (`OpenTileFiles`) for the next request of that tile. A layer without a memory
     /// cache always sends this way. One with a memory cache answers a hit from the cache, stores
     /// a miss that fits (the pipeline then reads it), and sends a miss from its file when storing
-    /// it would evict other tiles: a tile the page cache already holds is not worth evicting
-    /// for, and a cache smaller than the pyramid would otherwise churn on every request.
+    /// it would evict other tiles, unless it is asked for far more often than the tile it would
+    /// evict first (`MemoryCache.admits`, counting each request once, on the event loop): a
+    /// tile the page cache already holds is not worth evicting for, a cache smaller than the
+    /// pyramid would otherwise churn on every request, and a hot tile still displaces cold ones.
     /// Nil when the pipeline should answer, or when the file cannot be opened or is not a whole
     /// PNG: the ordinary path then answers, and says what is wrong.
     ///
@@ -19,7 +21,7 @@ extension TileService {
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
         let counters = pipeline.metrics[layer.name]
-        if let cached = pipeline.memoryHit(for: key, layer: layer, counters: counters) {
+        if let cached = pipeline.memoryHit(for: key, layer: layer, counters: counters, countingRequest: !mayBlock) {
             return hitAnswer(request, cached, layer: layer, scale: key.scale)
         }
         guard let files = layer.fileSource else { return nil }
@@ -45,9 +47,9 @@ extension TileService {
             }
         }
         if layer.cachesInMemory {
-            // "No tile" is cheap to keep; a tile that fits is kept: the pipeline does both.
+            // "No tile" is cheap to keep; a tile admitted is kept: the pipeline does both.
             guard let file = opened,
-                  !pipeline.cache.hasRoom(for: TilePipeline.stamped(key, layer: layer), cost: file.size + TileOutcome.entryOverhead)
+                  !pipeline.cache.admits(TilePipeline.stamped(key, layer: layer), cost: file.size + TileOutcome.entryOverhead)
             else { return nil }
         }
         var response: HTTPResponse

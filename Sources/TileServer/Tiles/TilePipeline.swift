@@ -61,9 +61,12 @@ final class TilePipeline: Sendable {
         return key
     }
 
-    /// The fresh cached outcome for `key` of `layer`, if memory holds one (no fill, no waiting).
-    func cachedOutcome(for key: TileKey, layer: Layer) -> TileOutcome? {
-        guard layer.cachesInMemory, let entry = cache.value(for: Self.stamped(key, layer: layer)) else { return nil }
+    /// The fresh cached outcome for `key` of `layer`, if memory holds one (no fill, no waiting);
+    /// `countingRequest`: the request is counted for the cache's admission (`MemoryCache.admits`).
+    func cachedOutcome(for key: TileKey, layer: Layer, countingRequest: Bool = false) -> TileOutcome? {
+        guard layer.cachesInMemory,
+              let entry = cache.value(for: Self.stamped(key, layer: layer), countingRequest: countingRequest)
+        else { return nil }
         // The clock is read only for a layer whose tiles expire.
         if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) { return nil }
         return entry.served

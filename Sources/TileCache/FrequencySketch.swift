@@ -1,0 +1,68 @@
+/// How often keys were asked for, approximately, in little memory: a count-min sketch (four
+/// rows of 8-bit counters; a key's estimate is the least of its four counters, never below its
+/// true count until the counters are halved), halved every `10 × width` records so that old
+/// popularity fades. What a full cache's admission compares (TinyLFU): a new entry may take the
+/// place of the least recently used one only if it was asked for more often.
+///
+/// Not thread-safe: a `CacheShard` keeps one behind its lock. Keys come as 64-bit hashes
+/// already mixed (`MemoryCache`'s Fibonacci hash).
+@usableFromInline
+struct FrequencySketch: Sendable {
+    private var counters: [UInt8]
+    /// Counters per row, minus one (the width is a power of two).
+    private let mask: Int
+    private var records = 0
+    /// Records between two halvings.
+    let resetInterval: Int
+
+    /// A sketch with rows of at least `width` counters (a power of two, 16 at least): about
+    /// the number of distinct keys the cache holds, so that they rarely share counters.
+    init(width: Int) {
+        var rowWidth = 16
+        while rowWidth < width && rowWidth < 1 << 20 { rowWidth <<= 1 }
+        counters = [UInt8](repeating: 0, count: 4 * rowWidth)
+        mask = rowWidth - 1
+        resetInterval = 10 * rowWidth
+    }
+
+    /// Each row's multiplier: it spreads the hash again, so two keys that share a counter in one
+    /// row rarely share one in another.
+    private static let multipliers: (UInt64, UInt64, UInt64, UInt64) =
+        (0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0xD6E8_FEB8_6659_FD93, 0x9FB2_1C65_1E98_DF25)
+
+    /// The four counters of `hash`, one per row.
+    private func slots(_ hash: UInt64) -> (Int, Int, Int, Int) {
+        let mixed = hash ^ (hash >> 29)
+        let width = mask + 1
+        func slot(_ multiplier: UInt64, row: Int) -> Int {
+            row * width + Int(truncatingIfNeeded: (mixed &* multiplier) >> 40) & mask
+        }
+        let m = Self.multipliers
+        return (slot(m.0, row: 0), slot(m.1, row: 1), slot(m.2, row: 2), slot(m.3, row: 3))
+    }
+
+    /// Counts one request for the key of `hash`.
+    @usableFromInline
+    mutating func record(_ hash: UInt64) {
+        let (a, b, c, d) = slots(hash)
+        counters.withUnsafeMutableBufferPointer { counters in  // one uniqueness check, not four
+            counters[a] &+= counters[a] < .max ? 1 : 0
+            counters[b] &+= counters[b] < .max ? 1 : 0
+            counters[c] &+= counters[c] < .max ? 1 : 0
+            counters[d] &+= counters[d] < .max ? 1 : 0
+        }
+        records += 1
+        if records >= resetInterval { halve() }
+    }
+
+    /// About how often the key of `hash` was asked for lately.
+    func estimate(_ hash: UInt64) -> Int {
+        let (a, b, c, d) = slots(hash)
+        return Int(min(min(counters[a], counters[b]), min(counters[c], counters[d])))
+    }
+
+    private mutating func halve() {
+        for slot in counters.indices { counters[slot] >>= 1 }
+        records /= 2
+    }
+}
