@@ -21,7 +21,7 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var evictions = 0
         var fillsStarted = 0
         /// How often keys were asked for lately (counted by `value(for:counting:)`), for `admits`.
-        @usableFromInline var sketch: FrequencySketch
+        @usableFromInline let sketch: FrequencySketch
 
         init(sketchWidth: Int) {
             sketch = FrequencySketch(width: sketchWidth)

@@ -4,11 +4,15 @@
 /// popularity fades. What a full cache's admission compares (TinyLFU): a new entry may take the
 /// place of the least recently used one only if it was asked for more often.
 ///
-/// Not thread-safe: a `CacheShard` keeps one behind its lock. Keys come as 64-bit hashes
-/// already mixed (`MemoryCache`'s Fibonacci hash).
+/// Not thread-safe: a `CacheShard` keeps one behind its lock (`@unchecked Sendable`: the
+/// counters are its own allocation, reached only through it). Keys come as 64-bit hashes
+/// already mixed (`MemoryCache`'s Fibonacci hash). A class that owns its counters (a
+/// noncopyable struct with a `deinit` crashes Swift 6.3.1's inliner here).
 @usableFromInline
-struct FrequencySketch: Sendable {
-    private var counters: [UInt8]
+final class FrequencySketch: @unchecked Sendable {
+    /// Four rows of `mask + 1` counters, allocated once (a hit counts without an array's
+    /// uniqueness check).
+    private let counters: UnsafeMutableBufferPointer<UInt8>
     /// Counters per row, minus one (the width is a power of two).
     private let mask: Int
     private var records = 0
@@ -20,10 +24,13 @@ struct FrequencySketch: Sendable {
     init(width: Int) {
         var rowWidth = 16
         while rowWidth < width && rowWidth < 1 << 20 { rowWidth <<= 1 }
-        counters = [UInt8](repeating: 0, count: 4 * rowWidth)
+        counters = .allocate(capacity: 4 * rowWidth)
+        counters.initialize(repeating: 0)
         mask = rowWidth - 1
         resetInterval = 10 * rowWidth
     }
+
+    deinit { counters.deallocate() }
 
     /// Each row's multiplier: it spreads the hash again, so two keys that share a counter in one
     /// row rarely share one in another.
@@ -43,14 +50,12 @@ struct FrequencySketch: Sendable {
 
     /// Counts one request for the key of `hash`.
     @usableFromInline
-    mutating func record(_ hash: UInt64) {
+    func record(_ hash: UInt64) {
         let (a, b, c, d) = slots(hash)
-        counters.withUnsafeMutableBufferPointer { counters in  // one uniqueness check, not four
-            counters[a] &+= counters[a] < .max ? 1 : 0
-            counters[b] &+= counters[b] < .max ? 1 : 0
-            counters[c] &+= counters[c] < .max ? 1 : 0
-            counters[d] &+= counters[d] < .max ? 1 : 0
-        }
+        counters[a] &+= counters[a] < .max ? 1 : 0
+        counters[b] &+= counters[b] < .max ? 1 : 0
+        counters[c] &+= counters[c] < .max ? 1 : 0
+        counters[d] &+= counters[d] < .max ? 1 : 0
         records += 1
         if records >= resetInterval { halve() }
     }
@@ -61,7 +66,7 @@ struct FrequencySketch: Sendable {
         return Int(min(min(counters[a], counters[b]), min(counters[c], counters[d])))
     }
 
-    private mutating func halve() {
+    private func halve() {
         for slot in counters.indices { counters[slot] >>= 1 }
         records /= 2
     }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct AdmissionTests {
     @Test func theSketchCountsKeysAndHalvesItsCountsAsTheyAge() {
-        var sketch = FrequencySketch(width: 64)
+        let sketch = FrequencySketch(width: 64)
         #expect(sketch.resetInterval == 640)
         for _ in 0 ..< 100 { sketch.record(0x1234_5678_9ABC_DEF0) }
         sketch.record(0x0FED_CBA9_8765_4321)

@@ -8,20 +8,21 @@ extension TileService {
     /// cache always sends this way. One with a memory cache answers a hit from the cache, stores
     /// a miss that fits (the pipeline then reads it), and sends a miss from its file when storing
     /// it would evict other tiles, unless it is asked for far more often than the tile it would
-    /// evict first (`MemoryCache.admits`, counting each request once, on the event loop): a
+    /// evict first (`MemoryCache.admits`; the event loop counts each request once): a
     /// tile the page cache already holds is not worth evicting for, a cache smaller than the
     /// pyramid would otherwise churn on every request, and a hot tile still displaces cold ones.
     /// Nil when the pipeline should answer, or when the file cannot be opened or is not a whole
     /// PNG: the ordinary path then answers, and says what is wrong.
     ///
-    /// With `mayBlock` false (on an event loop) it waits on no disk: it answers only from the
-    /// memory cache, or from a file kept open or opened from the kernel's caches alone
+    /// With `mayBlock` false (on an event loop, after a memory miss) it waits on no disk: it
+    /// answers only from a file kept open or opened from the kernel's caches alone
     /// (`tileFileWithoutWaiting`) whose version it knows or can read from the page cache alone
     /// to hash (`fingerprintWithoutWaiting`).
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
         let counters = pipeline.metrics[layer.name]
-        if let cached = pipeline.memoryHit(for: key, layer: layer, counters: counters, countingRequest: !mayBlock) {
+        // On an event loop the caller looked in memory already (`tileResponseWithoutWaiting`).
+        if mayBlock, let cached = pipeline.memoryHit(for: key, layer: layer, counters: counters) {
             return hitAnswer(request, cached, layer: layer, scale: key.scale)
         }
         guard let files = layer.fileSource else { return nil }

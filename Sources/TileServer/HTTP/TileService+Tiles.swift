@@ -26,9 +26,11 @@ extension TileService {
         case .answered(let response):
             return response
         case .key(let layer, let key):
-            if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: false) { return sent }
-            guard let hit = pipeline.memoryHit(for: key, layer: layer) else { return nil }
-            return hitAnswer(request, hit, layer: layer, scale: key.scale)
+            // Each request is counted here, once, for the memory cache's admission of tile files.
+            if let hit = pipeline.memoryHit(for: key, layer: layer, countingRequest: true) {
+                return hitAnswer(request, hit, layer: layer, scale: key.scale)
+            }
+            return fileTileResponse(request, key: key, layer: layer, mayBlock: false)
         }
     }
 
