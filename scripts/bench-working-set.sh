@@ -88,6 +88,13 @@ cmp <(curl -fs "http://127.0.0.1:$TL_PORT$first") "$TILES$first" || die "tilelay
 cmp <(curl -fs "http://127.0.0.1:$TL_PORT/mb$first") "$TILES$first" || die "the MBTiles layer's $first differs from the file"
 cmp <(curl -fs "http://127.0.0.1:$NG_PORT$first") "$TILES$first" || die "nginx's $first differs from the file"
 
+# These machines page out idle memory (DAMON's pageout scheme, kdamond), the page cache too: read
+# every file again before each run, so that no server pays for disk reads the one before did not.
+warm_page_cache() {
+    find "$TILES" -type f -print0 | xargs -0 cat >/dev/null
+    cat "$DATA/tiles.mbtiles" >/dev/null
+}
+
 cpu_seconds() { # user+system seconds of the given pids
     local total=0 pid
     for pid in "$@"; do
@@ -106,6 +113,7 @@ for list in uniform zipf; do
             tilelayer-mbtiles) port=$TL_PORT; paths="$TMP/mb-$list.txt"; pids=$TL_PID ;;
             nginx) port=$NG_PORT; paths="$DATA/$list.txt"; pids="$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')" ;;
         esac
+        warm_page_cache
         # shellcheck disable=SC2086
         before=$(cpu_seconds $pids)
         out=$(BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
