@@ -9,6 +9,9 @@
 # Environment (defaults in brackets):
 #   MAX_ZOOM=7        deepest zoom of the generated pyramid
 #   DURATION=10       seconds per measured run
+#   WARMUP=$DURATION  seconds of the same list before each measured run (0: measure from a cold
+#                     start: each tile's first request then costs tilelayer a read and a hash
+#                     for its content ETag, and the memory cache fills)
 #   CONNECTIONS=64    wrk connections (2 threads)
 #   MEMORY_MB=256     tilelayer's server.cache.memoryBytes, MiB
 #   ACCESS_LOG=0      1: access logs on at both sides
@@ -18,6 +21,7 @@ set -euo pipefail
 
 MAX_ZOOM=${MAX_ZOOM:-7}
 DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-$DURATION}
 CONNECTIONS=${CONNECTIONS:-64}
 MEMORY_MB=${MEMORY_MB:-256}
 ACCESS_LOG=${ACCESS_LOG:-0}
@@ -25,6 +29,7 @@ SKIP_BUILD=${SKIP_BUILD:-0}
 DATA=${DATA:-/tmp/tilelayer-working-set}
 
 die() { echo "bench-working-set: $*" >&2; exit 2; }
+for name in MAX_ZOOM DURATION WARMUP CONNECTIONS MEMORY_MB; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
 PATH="/opt/swift/usr/bin:$PATH"
@@ -104,7 +109,7 @@ cpu_seconds() { # user+system seconds of the given pids
 }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== working set: $tile_count tiles, $(( tile_bytes >> 20 )) MiB; memory cache $MEMORY_MB MiB; access logs $( (( ACCESS_LOG )) && echo on || echo off )"
+echo "== working set: $tile_count tiles, $(( tile_bytes >> 20 )) MiB; memory cache $MEMORY_MB MiB; access logs $( (( ACCESS_LOG )) && echo on || echo off ); ${WARMUP} s of each list before each ${DURATION} s run"
 printf '%-8s %-22s %10s %9s %11s %8s\n' list server "requests/s" "p99 ms" "CPU us/req" errors
 for list in uniform zipf; do
     for server in tilelayer tilelayer-mbtiles nginx; do
@@ -114,6 +119,10 @@ for list in uniform zipf; do
             nginx) port=$NG_PORT; paths="$DATA/$list.txt"; pids="$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')" ;;
         esac
         warm_page_cache
+        if (( WARMUP > 0 )); then
+            BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${WARMUP}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
+                "http://127.0.0.1:$port/" >/dev/null
+        fi
         # shellcheck disable=SC2086
         before=$(cpu_seconds $pids)
         out=$(BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
