@@ -95,7 +95,8 @@ int clinux_open_cached(const char *path) {
 #endif
 }
 
-/// Set once preadv2 or RWF_NOWAIT turned out to be missing: no failing call per request after that.
+/// Set once preadv2 or RWF_NOWAIT turned out to be missing from the kernel: no failing call per
+/// request after that.
 static int pread_cached_unsupported;
 
 long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
@@ -109,7 +110,9 @@ long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
     do {
         n = (long)preadv2(fd, &vector, 1, (off_t)offset, RWF_NOWAIT);
     } while (n < 0 && errno == EINTR);
-    if (n < 0 && (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL)) {
+    // ENOSYS: no preadv2; EINVAL: no RWF_NOWAIT (before 4.14). EOPNOTSUPP comes from one
+    // filesystem, not the kernel: the call fails there only.
+    if (n < 0 && (errno == ENOSYS || errno == EINVAL)) {
         __atomic_store_n(&pread_cached_unsupported, 1, __ATOMIC_RELAXED);
     }
     return n;

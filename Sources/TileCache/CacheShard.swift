@@ -61,13 +61,18 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Whether a value of `cost` bytes for the key of `hash` should be stored: it fits without
-    /// evicting anything, or its key was asked for more than twice as often lately (and more
-    /// than twice) as the least recently used entry's, the first it would push out.
+    /// evicting anything, or its key was asked for far more often lately than every entry it
+    /// would push out (`FrequencySketch.outranks`), least recently used first.
     func admits(cost: Int, hash: UInt64, hashOf: (Key) -> UInt64) -> Bool {
         state.withLock { state in
-            if state.list.bytes + cost <= capacity { return true }
-            guard cost <= capacity, let victim = state.list.leastRecentlyUsedKey else { return false }
-            return state.sketch.estimate(hash) > 2 * state.sketch.estimate(hashOf(victim)) + 2
+            let needed = state.list.bytes + cost - capacity
+            if needed <= 0 { return true }
+            guard cost <= capacity else { return false }
+            let candidate = state.sketch.estimate(hash)
+            let sketch = state.sketch
+            return state.list.leastRecentlyUsed(freeing: needed) { victim in
+                sketch.outranks(candidate, sketch.estimate(hashOf(victim)))
+            }
         }
     }
 

@@ -1,11 +1,14 @@
 /// How often keys were asked for, approximately, in little memory: a count-min sketch (four
 /// rows of 8-bit counters; a key's estimate is the least of its four counters, never below its
-/// true count until the counters are halved), halved every `10 × width` records so that old
-/// popularity fades. What a full cache's admission compares (TinyLFU): a new entry may take the
-/// place of the least recently used one only if it was asked for more often.
+/// true count until a counter saturates or the counters are halved). Once `resetInterval`
+/// requests have been counted, every counter and the count itself are halved, so that old
+/// popularity fades (later halvings come every `resetInterval / 2` requests). What a full
+/// cache's admission compares (TinyLFU): a new entry may take the place of the least recently
+/// used ones only if it was asked for far more often (`outranks`).
 ///
-/// Not thread-safe: a `CacheShard` keeps one behind its lock (`@unchecked Sendable`: the
-/// counters are its own allocation, reached only through it). Keys come as 64-bit hashes
+/// Not thread-safe: a `CacheShard` keeps one behind its lock (`@unchecked Sendable` so the
+/// lock's region checks let its admission test read it next to the caller's hash function; it is
+/// never reached outside the lock). Keys come as 64-bit hashes
 /// already mixed (`MemoryCache`'s Fibonacci hash). A class that owns its counters (a
 /// noncopyable struct with a `deinit` crashes Swift 6.3.1's inliner here).
 @usableFromInline
@@ -19,15 +22,24 @@ final class FrequencySketch: @unchecked Sendable {
     /// Records between two halvings.
     let resetInterval: Int
 
-    /// A sketch with rows of at least `width` counters (a power of two, 16 at least): about
-    /// the number of distinct keys the cache holds, so that they rarely share counters.
+    /// Counters per row at least and at most.
+    static let rowWidths = 16 ... 1 << 20
+    /// Requests counted, per counter of a row, before the first halving.
+    static let countsPerCounter = 10
+    /// How many times more often (`admissionFactor`, plus `admissionMargin` requests) a new entry
+    /// must have been asked for than one it would evict.
+    static let admissionFactor = 2
+    static let admissionMargin = 2
+
+    /// A sketch with rows of at least `width` counters (a power of two within `rowWidths`):
+    /// about the number of distinct keys the cache holds, so that they rarely share counters.
     init(width: Int) {
-        var rowWidth = 16
-        while rowWidth < width && rowWidth < 1 << 20 { rowWidth <<= 1 }
+        var rowWidth = Self.rowWidths.lowerBound
+        while rowWidth < width && rowWidth < Self.rowWidths.upperBound { rowWidth <<= 1 }
         counters = .allocate(capacity: 4 * rowWidth)
         counters.initialize(repeating: 0)
         mask = rowWidth - 1
-        resetInterval = 10 * rowWidth
+        resetInterval = Self.countsPerCounter * rowWidth
     }
 
     deinit { counters.deallocate() }
@@ -42,7 +54,7 @@ final class FrequencySketch: @unchecked Sendable {
         let mixed = hash ^ (hash >> 29)
         let width = mask + 1
         func slot(_ multiplier: UInt64, row: Int) -> Int {
-            row * width + Int(truncatingIfNeeded: (mixed &* multiplier) >> 40) & mask
+            row * width + (Int(truncatingIfNeeded: (mixed &* multiplier) >> 40) & mask)
         }
         let m = Self.multipliers
         return (slot(m.0, row: 0), slot(m.1, row: 1), slot(m.2, row: 2), slot(m.3, row: 3))
@@ -64,6 +76,13 @@ final class FrequencySketch: @unchecked Sendable {
     func estimate(_ hash: UInt64) -> Int {
         let (a, b, c, d) = slots(hash)
         return Int(min(min(counters[a], counters[b]), min(counters[c], counters[d])))
+    }
+
+    /// Whether an entry asked for about `candidate` times lately may evict one asked for about
+    /// `victim` times: more than `admissionFactor` times as often, and `admissionMargin` more
+    /// (a saturated victim yields to a saturated candidate: no count can exceed 255).
+    func outranks(_ candidate: Int, _ victim: Int) -> Bool {
+        candidate > min(Self.admissionFactor * victim + Self.admissionMargin, Int(UInt8.max) - 1)
     }
 
     private func halve() {

@@ -38,8 +38,18 @@ struct LRUList<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Number of stored entries.
     var count: Int { slots.count }
 
-    /// The key of the least recently used entry, the next to be evicted.
-    var leastRecentlyUsedKey: Key? { tail == Self.none ? nil : nodes[tail].key }
+    /// Whether `accepts` holds for the keys of the least recently used entries whose costs add
+    /// up to `bytes` (the entries an insert would evict to free them), least recent first.
+    func leastRecentlyUsed(freeing bytes: Int, all accepts: (Key) -> Bool) -> Bool {
+        var freed = 0
+        var slot = tail
+        while freed < bytes, slot != Self.none {
+            guard accepts(nodes[slot].key) else { return false }
+            freed += nodes[slot].cost
+            slot = nodes[slot].previous
+        }
+        return true
+    }
 
     @usableFromInline init() {}
 

@@ -73,18 +73,18 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public func value(for key: Key, countingRequest: Bool) -> Value? {
         guard countingRequest else { return value(for: key) }
         let hash = mixedHash(key)
-        return shards[Int(truncatingIfNeeded: hash >> shardShift)].value(for: key, counting: hash)
+        return shard(forHash: hash).value(for: key, counting: hash)
     }
 
     /// Whether a value of `cost` bytes for `key` should be stored, for a caller that can serve
     /// it without storing it (a tile file): when it fits without evicting anything; else only
     /// when requests counted by `value(for:countingRequest:)` asked for `key` more than twice
-    /// as often lately (and more than twice) as for the least recently used entry it would push
-    /// out first (TinyLFU's admission, with a margin). So a hot key displaces cold ones, while
+    /// as often lately (and more than twice) as for each least recently used entry it would push
+    /// out (TinyLFU's admission, with a margin). So a hot key displaces cold ones, while
     /// keys asked for alike (a working set larger than the cache) do not churn it.
     public func admits(_ key: Key, cost: Int) -> Bool {
         let hash = mixedHash(key)
-        return shards[Int(truncatingIfNeeded: hash >> shardShift)].admits(cost: cost, hash: hash) { mixedHash($0) }
+        return shard(forHash: hash).admits(cost: cost, hash: hash) { mixedHash($0) }
     }
 
     /// Removes the value for `key` and retires a fill of `key` in progress.
@@ -123,7 +123,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     @inlinable
     func shard(for key: Key) -> CacheShard<Key, Value> {
-        shards[Int(truncatingIfNeeded: mixedHash(key) >> shardShift)]
+        shard(forHash: mixedHash(key))
+    }
+
+    /// The shard of a key whose `mixedHash` is `hash`: its top log2(count) bits.
+    @inlinable
+    func shard(forHash hash: UInt64) -> CacheShard<Key, Value> {
+        shards[Int(truncatingIfNeeded: hash >> shardShift)]
     }
 
     /// Fibonacci hashing: multiplied by 2^64/φ, the top bits depend on every input bit (a weak

@@ -57,18 +57,8 @@ public final class TileFile: Sendable {
     public func readAllWithoutWaiting() -> [UInt8]? {
         #if os(Linux)
         guard size <= Self.maxBytesReadWithoutWaiting else { return nil }
-        var whole = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var done = 0
-            while done < size {
-                let n = clinux_pread_cached(descriptor, buffer.baseAddress! + done, size - done, done)
-                guard n > 0 else { break }
-                done += n
-            }
-            whole = done == size
-            count = done
-        }
-        return whole ? bytes : nil
+        let (bytes, failure) = read { buffer, count, offset in clinux_pread_cached(descriptor, buffer, count, offset) }
+        return failure == 0 && bytes.count == size ? bytes : nil
         #else
         return nil
         #endif
@@ -77,11 +67,19 @@ public final class TileFile: Sendable {
     /// The whole file, read into memory (straight into uninitialised storage: no zero-fill of a
     /// buffer about to be overwritten); a file that shrank since it was opened reads short.
     public func readAll() throws(TileProviderError) -> [UInt8] {
+        let (bytes, failure) = read { buffer, count, offset in pread(descriptor, buffer, count, off_t(offset)) }
+        if failure != 0 { throw .unreadable(path: path, errno: failure) }
+        return bytes
+    }
+
+    /// Up to `size` bytes from the start, with `readAt(buffer, count, offset)` (a `pread`) until
+    /// it reads nothing or fails (retried on EINTR): the bytes read, and the errno of a failure.
+    private func read(with readAt: (UnsafeMutableRawPointer, Int, Int) -> Int) -> (bytes: [UInt8], failure: Int32) {
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             var done = 0
             while done < size {
-                let n = pread(descriptor, buffer.baseAddress! + done, size - done, off_t(done))
+                let n = readAt(buffer.baseAddress! + done, size - done, done)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
                     if n < 0 { failure = errno }
@@ -91,7 +89,6 @@ public final class TileFile: Sendable {
             }
             count = done
         }
-        if failure != 0 { throw .unreadable(path: path, errno: failure) }
-        return bytes
+        return (bytes, failure)
     }
 }

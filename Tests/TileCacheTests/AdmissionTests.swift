@@ -57,6 +57,28 @@ import Testing
         #expect(cache.value(for: 4) == nil, "admitting stores nothing: the caller does")
     }
 
+    /// A large entry may evict several: it must outrank each of them.
+    @Test func everyEntryAnInsertWouldEvictIsWeighed() {
+        let cache = cache()
+        cache.insert("one", for: 1, cost: 10)
+        cache.insert("two", for: 2, cost: 80)
+        ask(cache, for: 2, times: 10)  // 1 is the least recently used, 2 the next
+        ask(cache, for: 3, times: 3)
+        #expect(cache.admits(3, cost: 15), "evicts 1 alone: asked for 3 times, against 0")
+        #expect(!cache.admits(3, cost: 50), "would evict 2 as well: asked for 10 times")
+        #expect(cache.admits(3, cost: 5), "fits")
+    }
+
+    @Test func aSaturatedCounterStillYieldsToAnotherSaturatedOne() {
+        let sketch = FrequencySketch(width: 64)
+        #expect(sketch.outranks(3, 0))
+        #expect(!sketch.outranks(2, 0))
+        #expect(!sketch.outranks(22, 10))
+        #expect(sketch.outranks(23, 10))
+        #expect(sketch.outranks(255, 255))
+        #expect(!sketch.outranks(254, 200))
+    }
+
     @Test func requestsAreCountedOnlyWhenTheCallerSaysSo() {
         let cache = cache()
         cache.insert("one", for: 1, cost: 60)

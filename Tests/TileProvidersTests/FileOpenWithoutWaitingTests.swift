@@ -39,6 +39,9 @@ import TileGeometry
         #expect(file.readAllWithoutWaiting() == bytes, "just written: in the page cache")
         if evictFromPageCache(file) {
             #expect(file.readAllWithoutWaiting() == nil, "dropped from the page cache: a read would wait on the disk")
+        } else {
+            // tmpfs: its pages are its storage. CI's machines keep the temporary folder on disk.
+            #expect(ProcessInfo.processInfo.environment["CI"] == nil, "could not drop the file's pages: the check did not run")
         }
         #expect(try file.readAll() == bytes)
         #expect(file.readAllWithoutWaiting() == bytes, "read again: cached again")

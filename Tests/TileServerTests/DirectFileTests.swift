@@ -1,9 +1,11 @@
 // A directory layer with no cache sends its tiles straight from their files (sendfile), with
-// the same bytes, ETags and conditional answers as a cached layer, and sees replaced files.
+// the same bytes, ETags and conditional answers as a cached layer, and sees replaced files; a
+// full memory cache sends a tile from its file until it is hot enough to be taken in.
 
 import Foundation
 import Testing
 import TileHTTP
+import TileGeometry
 import TileProviders
 @testable import TileServer
 
@@ -99,6 +101,20 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
             }
         }
         #expect(kept)
+    }
+
+    /// The workers' path: a file read (possibly from the disk) and hashed once per version.
+    @Test func theWorkersHashAFileAndRememberItsVersion() throws {
+        let layer = try #require(service.state.layers["direct"])
+        let files = try #require(layer.fileSource)
+        let file = try #require(try files.tileFile(for: TileRequest(tile: TileCoordinate(z: 1, x: 1, y: 0))))
+        let fingerprints = service.pipeline.fileFingerprints
+        #expect(fingerprints.known(file) == nil)
+        let made = try #require(fingerprints.fingerprint(of: file, format: .png))
+        #expect(made.etag == ContentHash.etag(of: Fixtures.worldTile(1, 1, 0)))
+        #expect(fingerprints.known(file) === made)
+        let broken = try #require(try files.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: 0, y: 0))))
+        #expect(fingerprints.fingerprint(of: broken, format: .png) == nil, "not a PNG")
     }
 
     /// Past its open file's validity a tile seen before is opened on the loop from the kernel's

@@ -57,8 +57,8 @@ int clinux_open_cached(const char *path);
 /// Reads up to `count` bytes of `fd` from `offset` only from the page cache: preadv2(2) with
 /// RWF_NOWAIT (Linux 4.14), as io_uring reads without blocking. Returns the bytes read (fewer
 /// than asked when only part is cached), or -1 with errno EAGAIN when the first page is not
-/// cached; EOPNOTSUPP, ENOSYS or EINVAL (a filesystem or kernel without it) once, then ENOSYS
-/// without a call.
+/// cached; EOPNOTSUPP on a filesystem without it; ENOSYS or EINVAL (a kernel without it) once,
+/// then ENOSYS without a call.
 long clinux_pread_cached(int fd, void *buffer, long count, long offset);
 
 /// Whether the filesystem holding `path` is a local one whose open and fstat of a cached file

@@ -19,8 +19,10 @@ extension TileService {
         return now.map { answer(request, $0.result, layer: layer, scale: route.scale, cacheUse: $0.cache) }
     }
 
-    /// The answer to a tile request when it needs no wait — a bad request, a memory hit, a file
-    /// kept open — for the event loop; nil when the workers must answer.
+    /// The answer to a tile request when it needs no wait — a bad request, a memory hit, a tile
+    /// file the kernel's caches can open and, if never seen, read to hash it
+    /// (`fileTileResponse` with `mayBlock` false) — for the event loop; nil when the workers
+    /// must answer.
     func tileResponseWithoutWaiting(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse? {
         switch tileLookup(request, route) {
         case .answered(let response):

@@ -21,11 +21,14 @@ final class OpenTileFiles: Sendable {
         var order: [(key: TileKey, opened: UInt64)] = []
         var start = 0
 
+        /// Listings dropped before the list is compacted (then at least half of it).
+        static let compactionThreshold = 1024
+
         /// Drops the oldest listing; its entry, if the listing is still its current one.
         mutating func dropOldest() -> Entry? {
             let oldest = order[start]
             start += 1
-            if start >= 1024 && start * 2 >= order.count {
+            if start >= Self.compactionThreshold && start * 2 >= order.count {
                 order.removeFirst(start)
                 start = 0
             }
@@ -55,27 +58,32 @@ final class OpenTileFiles: Sendable {
     func file(
         for key: TileKey, open: () throws(TileProviderError) -> TileFile?
     ) throws(TileProviderError) -> TileFile? {
-        let now = Monotonic.nanoseconds
-        if let kept = kept(for: key, now: now) { return kept }
+        if let kept = kept(for: key) { return kept }
         guard let file = try open() else {
             let dropped = table.withLock { $0.entries.removeValue(forKey: key) }
             _ = dropped  // closed here, after the lock
             return nil
         }
-        keep(file, for: key, openedAt: now)
+        keep(file, for: key)  // timed after the open, which may have waited
         return file
+    }
+
+    /// Whether a file opened at `opened` is past `validity` at `now` (a file kept by another
+    /// thread after `now` was read is not).
+    private func hasExpired(_ opened: UInt64, at now: UInt64) -> Bool {
+        now > opened && now - opened >= UInt64(validity * 1e9)
     }
 
     /// Keeps `file`, just opened for `key`, for `validity` seconds, dropping the oldest files
     /// when they have expired or the table is full.
-    func keep(_ file: TileFile, for key: TileKey, openedAt now: UInt64 = Monotonic.nanoseconds) {
-        let horizon = UInt64(validity * 1e9)
+    func keep(_ file: TileFile, for key: TileKey) {
+        let now = Monotonic.nanoseconds
         // Files dropped here are released (closed) after the lock, not inside it (this runs on
         // event loops too).
         var dropped: [Entry] = []
         let replaced = table.withLock { table -> Entry? in
             while table.start < table.order.count,
-                  table.entries.count >= capacity || now &- table.order[table.start].opened >= horizon {
+                  table.entries.count >= capacity || hasExpired(table.order[table.start].opened, at: now) {
                 if let entry = table.dropOldest() { dropped.append(entry) }
             }
             table.order.append((key, now))
@@ -85,9 +93,9 @@ final class OpenTileFiles: Sendable {
     }
 
     /// The kept open file of `key` while it is valid; nil otherwise (nothing is opened).
-    func kept(for key: TileKey, now: UInt64 = Monotonic.nanoseconds) -> TileFile? {
-        let horizon = UInt64(validity * 1e9)
-        guard let kept = table.withLock({ $0.entries[key] }), now &- kept.opened < horizon else { return nil }
+    func kept(for key: TileKey) -> TileFile? {
+        let now = Monotonic.nanoseconds
+        guard let kept = table.withLock({ $0.entries[key] }), !hasExpired(kept.opened, at: now) else { return nil }
         return kept.file
     }
 

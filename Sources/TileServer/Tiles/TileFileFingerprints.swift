@@ -46,10 +46,15 @@ final class TileFileFingerprints: Sendable {
         guard bytes.count == file.size, format.matches(bytes) else { return nil }
         let made = Fingerprint(etag: ContentHash.etag(of: bytes),
                                lastModifiedText: HTTPDate.format(secondsSince1970: file.modified))
-        table.withLock { table in
-            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
+        // A full table starts over; the old one is released after the lock (this runs on event
+        // loops too).
+        let dropped = table.withLock { table -> [FileIdentity: Fingerprint] in
+            var old: [FileIdentity: Fingerprint] = [:]
+            if table.count >= Self.capacity { swap(&old, &table) }
             table[file.identity] = made
+            return old
         }
+        _ = dropped
         return made
     }
 

@@ -38,11 +38,16 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
         if !variables.isEmpty { hasher.combine(variables) }
     }
 
-    /// Spreads keys over a memory cache's shards without a full hash: tile, scale and layer
-    /// name length (`MemoryCache`'s `shardHash`).
+    /// Spreads keys over a memory cache's shards, and tells them apart in its frequency sketch,
+    /// without a full SipHash (`MemoryCache`'s `shardHash`): tile, scale, generation and a
+    /// multiplicative hash of the layer name; the variables' own hash when there are any.
     static let shardHash: @Sendable (TileKey) -> Int = { key in
-        (key.tile.x &* 0x1F1F_1F1F) ^ (key.tile.y &* 0x7FFF_FFED) ^ (key.tile.z << 56) ^ (key.scale << 52)
-            ^ (key.layer.utf8.count << 48)
+        var name = 0
+        for byte in key.layer.utf8 { name = name &* 31 &+ Int(byte) }
+        var hash = (key.tile.x &* 0x1F1F_1F1F) ^ (key.tile.y &* 0x7FFF_FFED) ^ (key.tile.z << 56) ^ (key.scale << 52)
+            ^ (name &* 0x2545_F491_4F6C_DD1D) ^ (key.generation.build &* 0x1656_67B1) ^ (key.generation.clears << 40)
+        if !key.variables.isEmpty { hash ^= key.variables.hashValue }
+        return hash
     }
 
     public var description: String {
