@@ -41,6 +41,20 @@ import TileGeometry
         #expect(cache.value(for: plain) == 1 && cache.value(for: other) == 2)
     }
 
+    /// The shard hash also keys the cache's frequency sketch: layers whose names have the same
+    /// length, generations and variables must not share their counts.
+    @Test func theShardHashTellsLayersGenerationsAndVariablesApart() {
+        let tile = TileCoordinate(z: 5, x: 9, y: 12)
+        let osm = TileKey(layer: "osm", tile: tile, scale: 1)
+        var hashes: Set<Int> = [TileKey.shardHash(osm)]
+        hashes.insert(TileKey.shardHash(TileKey(layer: "sat", tile: tile, scale: 1)))
+        hashes.insert(TileKey.shardHash(TileKey(layer: "a-much-longer-layer-name", tile: tile, scale: 1)))
+        hashes.insert(TileKey.shardHash(TileKey(layer: "osm", tile: tile, scale: 1, variables: ["floor": "2"])))
+        hashes.insert(TileKey.shardHash(TileKey(layer: "osm", tile: tile, scale: 1, generation: TileGeneration(build: 2, clears: 0))))
+        hashes.insert(TileKey.shardHash(TileKey(layer: "osm", tile: tile, scale: 1, generation: TileGeneration(build: 1, clears: 1))))
+        #expect(hashes.count == 6)
+    }
+
     @Test func aConstantShardFunctionStillCaches() {
         let cache = MemoryCache<TileKey, Int>(capacity: 1 << 20, shardHash: { _ in 0 })
         let keys = (0 ..< 50).map { TileKey(layer: "world", tile: TileCoordinate(z: 6, x: $0, y: 0), scale: 1) }

@@ -43,7 +43,9 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
     /// multiplicative hash of the layer name; the variables' own hash when there are any.
     static let shardHash: @Sendable (TileKey) -> Int = { key in
         var name = 0
-        for byte in key.layer.utf8 { name = name &* 31 &+ Int(byte) }
+        _ = key.layer.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes { name = name &* 31 &+ Int(byte) }
+        }
         var hash = (key.tile.x &* 0x1F1F_1F1F) ^ (key.tile.y &* 0x7FFF_FFED) ^ (key.tile.z << 56) ^ (key.scale << 52)
             ^ (name &* 0x2545_F491_4F6C_DD1D) ^ (key.generation.build &* 0x1656_67B1) ^ (key.generation.clears << 40)
         if !key.variables.isEmpty { hash ^= key.variables.hashValue }
