@@ -7,8 +7,8 @@ extension TileService {
     /// moment (`OpenTileFiles`) for the next request of that tile. A layer without a memory
     /// cache always sends this way. One with a memory cache answers a hit from the cache, stores
     /// a miss that fits (the pipeline then reads it), and sends a miss from its file when storing
-    /// it would evict other tiles, unless it is asked for far more often than the tile it would
-    /// evict first (`MemoryCache.admits`; the event loop counts each request once): a
+    /// it would evict other tiles, unless it is asked for far more often than each tile it would
+    /// evict (`MemoryCache.admits`; the event loop counts each request once): a
     /// tile the page cache already holds is not worth evicting for, a cache smaller than the
     /// pyramid would otherwise churn on every request, and a hot tile still displaces cold ones.
     /// Nil when the pipeline should answer, or when the file cannot be opened or is not a whole
