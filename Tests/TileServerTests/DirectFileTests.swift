@@ -114,7 +114,12 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(made.etag == ContentHash.etag(of: Fixtures.worldTile(1, 1, 0)))
         #expect(fingerprints.known(file) === made)
         let broken = try #require(try files.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: 0, y: 0))))
+        let versions = fingerprints.count
         #expect(fingerprints.fingerprint(of: broken, format: .png) == nil, "not a PNG")
+        #expect(fingerprints.count == versions + 1, "its version is remembered as not a tile")
+        #expect(fingerprints.fingerprintWithoutWaiting(of: broken, format: .png) == nil)
+        #expect(fingerprints.known(broken) == nil)
+        #expect(fingerprints.count == versions + 1)
     }
 
     /// Past its open file's validity a tile seen before is opened on the loop from the kernel's
