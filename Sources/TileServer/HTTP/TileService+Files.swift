@@ -20,9 +20,8 @@ extension TileService {
     /// to hash (`fingerprintWithoutWaiting`).
     func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
-        let counters = pipeline.metrics[layer.name]
         // On an event loop the caller looked in memory already (`tileResponseWithoutWaiting`).
-        if mayBlock, let cached = pipeline.memoryHit(for: key, layer: layer, counters: counters) {
+        if mayBlock, let cached = pipeline.memoryHit(for: key, layer: layer) {
             return hitAnswer(request, cached, layer: layer, scale: key.scale)
         }
         guard let files = layer.fileSource else { return nil }
@@ -78,6 +77,7 @@ extension TileService {
         } else {
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         }
+        let counters = pipeline.metrics[layer.name]
         if layer.cachesInMemory { counters?.misses.increment() }
         counters?.providerCalls.increment()
         response.note = (layer.cachesInMemory ? TileCacheUse.miss : TileCacheUse.bypass).rawValue

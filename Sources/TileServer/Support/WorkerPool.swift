@@ -42,6 +42,15 @@ final class WorkerPool: Sendable {
             started.reduce(0) { $1 != 0 && now &- $1 < stallAfter ? $0 + 1 : $0 }
         }
 
+        /// Starts a job on `lane` at `now`: the oldest waiting one, with `job` queued behind
+        /// it (first come, first started), or `job` itself when none waits.
+        mutating func begin(_ job: @escaping Job, on lane: Int, now: UInt64) -> Job {
+            started[lane] = now
+            guard let first = takeNext() else { return job }
+            waiting.append(job)
+            return first
+        }
+
         mutating func takeNext() -> Job? {
             guard head < waiting.count else { return nil }
             let job = waiting[head]
@@ -97,11 +106,7 @@ final class WorkerPool: Sendable {
             let now = Monotonic.nanoseconds
             if !state.idle.isEmpty, state.freshCount(now: now, stallAfter: stallAfter) < activeLimit {
                 let lane = state.idle.removeLast()
-                state.started[lane] = now
-                // First come, first started: a job already waiting goes before this one.
-                guard let first = state.takeNext() else { return .lane(lane, job) }
-                state.waiting.append(job)
-                return .lane(lane, first)
+                return .lane(lane, state.begin(job, on: lane, now: now))
             }
             if state.waitingCount < queueLimit {
                 state.waiting.append(job)
@@ -111,10 +116,7 @@ final class WorkerPool: Sendable {
             }
             // The queue is full: any free lane rather than a refusal.
             guard let lane = state.idle.popLast() else { return .refused }
-            state.started[lane] = now
-            guard let first = state.takeNext() else { return .lane(lane, job) }
-            state.waiting.append(job)
-            return .lane(lane, first)
+            return .lane(lane, state.begin(job, on: lane, now: now))
         }
         switch admission {
         case .lane(let lane, let first): start(first, on: lane)

@@ -42,6 +42,8 @@ final class OpenTileFiles: Sendable {
     let validity: Double
     /// Open files kept at most.
     let capacity: Int
+    /// `validity` in nanoseconds.
+    private let horizon: UInt64
     private let table = Mutex(Table())
 
     /// Default `validity`, seconds.
@@ -52,6 +54,7 @@ final class OpenTileFiles: Sendable {
     init(validity: Double = defaultValidity, capacity: Int = defaultCapacity) {
         self.validity = validity
         self.capacity = capacity
+        horizon = UInt64(validity * 1e9)
     }
 
     /// The open file of `key`: kept, or opened by `open` (nil: no tile, not kept).
@@ -71,7 +74,7 @@ final class OpenTileFiles: Sendable {
     /// Whether a file opened at `opened` is past `validity` at `now` (a file kept by another
     /// thread after `now` was read is not).
     private func hasExpired(_ opened: UInt64, at now: UInt64) -> Bool {
-        now > opened && now - opened >= UInt64(validity * 1e9)
+        now > opened && now - opened >= horizon
     }
 
     /// Keeps `file`, just opened for `key`, for `validity` seconds, dropping the oldest files

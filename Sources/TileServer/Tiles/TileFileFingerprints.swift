@@ -36,24 +36,24 @@ final class TileFileFingerprints: Sendable {
     /// The file's fingerprint; nil when it is not a whole tile of `format` (the caller then
     /// takes the ordinary path, which reads the file again and says what is wrong with it).
     func fingerprint(of file: TileFile, format: TileFormat) -> Fingerprint? {
-        switch version(of: file) {
-        case .tile(let known): return known
-        case .notATile: return nil
-        case nil:
-            guard let bytes = try? file.readAll() else { return nil }
-            return remember(bytes, of: file, format: format)
-        }
+        fingerprint(of: file, format: format) { try? file.readAll() }
     }
 
     /// `fingerprint(of:format:)` for an event loop: a version not seen before is read only if
     /// the page cache holds the whole file (`TileFile.readAllWithoutWaiting`); nil when it does
     /// not, or the file is not a whole tile: the workers then take it.
     func fingerprintWithoutWaiting(of file: TileFile, format: TileFormat) -> Fingerprint? {
+        fingerprint(of: file, format: format) { file.readAllWithoutWaiting() }
+    }
+
+    /// The version's fingerprint if it is known, nil if it is known not to be a tile; else the
+    /// one of the bytes `read` gives (nil: not read), remembered.
+    private func fingerprint(of file: TileFile, format: TileFormat, read: () -> [UInt8]?) -> Fingerprint? {
         switch version(of: file) {
         case .tile(let known): return known
         case .notATile: return nil
         case nil:
-            guard let bytes = file.readAllWithoutWaiting() else { return nil }
+            guard let bytes = read() else { return nil }
             return remember(bytes, of: file, format: format)
         }
     }
