@@ -63,6 +63,9 @@ let package = Package(
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // A small blocking Redis client over hiredis (connection, pool, back-off); knows no tiles.
         .target(name: "Hiredis", dependencies: ["CHiredis"]),
+        // A SQLite VFS that never waits on a disk, for MBTiles readers on event loops (Linux).
+        .target(name: "CSQLiteNoWait",
+                dependencies: ["CSQLite", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         // libpng's setjmp/longjmp error handling, kept inside C.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
         // PNG codec and RGBA8 image operations.
@@ -75,7 +78,7 @@ let package = Package(
         .target(
             name: "TileProviders",
             dependencies: [
-                "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CZlib",
+                "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CSQLiteNoWait", "CZlib",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -68,6 +68,14 @@ void clinux_name_thread(const char *name) {
     pthread_setname_np(pthread_self(), short_name);
 }
 
+static int threads_numbered;
+static __thread int thread_number = -1;
+
+int clinux_thread_number(void) {
+    if (thread_number < 0) thread_number = __atomic_fetch_add(&threads_numbered, 1, __ATOMIC_RELAXED);
+    return thread_number;
+}
+
 /// Set once openat2 or RESOLVE_CACHED turned out to be missing or forbidden: no failing call
 /// per request after that.
 static int open_cached_unsupported;

@@ -9,8 +9,8 @@ public struct HTTPResponse: Sendable {
         var body: [UInt8]
         var file: HTTPFileBody?
         var preparedHead: [UInt8]?
-        /// The file length `preparedHead` was encoded for (`prepared(fileCount:)`).
-        var preparedFileCount: Int?
+        /// The body length `preparedHead` was encoded for (`prepared(bodyCount:)`).
+        var preparedBodyCount: Int?
     }
 
     private var fields: CopyOnWrite<Fields>
@@ -51,7 +51,7 @@ public struct HTTPResponse: Sendable {
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, preparedHead: nil,
-                                    preparedFileCount: nil))
+                                    preparedBodyCount: nil))
     }
 
     /// The response with its head encoded once, for an answer kept and sent many times (a
@@ -62,22 +62,32 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The response with its head encoded once for a body sent from a file of `count` bytes, which
-    /// each answer then attaches with `sendingFile(_:)` (a tile file's answer, made once per file
-    /// version and sent many times, each time with the file opened for it).
-    public func prepared(fileCount count: Int) -> HTTPResponse {
+    /// The response with its head encoded once for a body of `count` bytes that each answer
+    /// then attaches, with `sendingFile(_:)` or `sending(_:)` (a tile file's answer, made once per
+    /// file version and sent many times, each time with the file opened for it; an archive
+    /// tile's, each time with the bytes read for it).
+    public func prepared(bodyCount count: Int) -> HTTPResponse {
         var response = self
         response.preparedHead = HTTPResponseEncoder.fields(of: self, contentLength: count)
-        response.fields.value.preparedFileCount = count
+        response.fields.value.preparedBodyCount = count
         return response
     }
 
     /// This prepared response with `file` as its body; `file.count` must be the count the head
-    /// was prepared with (`prepared(fileCount:)`).
+    /// was prepared with (`prepared(bodyCount:)`).
     public func sendingFile(_ file: HTTPFileBody) -> HTTPResponse {
-        precondition(file.count == fields.value.preparedFileCount, "a file of another length than the prepared head says")
+        precondition(file.count == fields.value.preparedBodyCount, "a file of another length than the prepared head says")
         var response = self
         response.file = file
+        return response
+    }
+
+    /// This prepared response with `body`; `body.count` must be the count the head was prepared
+    /// with (`prepared(bodyCount:)`).
+    public func sending(_ body: [UInt8]) -> HTTPResponse {
+        precondition(body.count == fields.value.preparedBodyCount, "a body of another length than the prepared head says")
+        var response = self
+        response.body = body
         return response
     }
 

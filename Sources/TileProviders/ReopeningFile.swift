@@ -66,6 +66,13 @@ final class ReopeningFile<Opened: Sendable>: Sendable {
         return fresh
     }
 
+    /// The source to read from while no check is due; nil when one is (`current()` makes it,
+    /// with a `stat` and maybe an open: not for an event loop).
+    func currentIfChecked() -> Source? {
+        let now = ContinuousClock.now
+        return state.withLock { state in now < state.nextCheck ? state.source : nil }
+    }
+
     /// `source` if the file is unchanged, else what the file on disk is now.
     private func refreshed(_ source: Source) -> Source {
         let found: FileIdentity?

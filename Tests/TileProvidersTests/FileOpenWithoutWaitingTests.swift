@@ -39,7 +39,7 @@ import TileGeometry
         #expect(file.readAllWithoutWaiting() == bytes, "just written: in the page cache")
         // On tmpfs the pages are the storage and cannot be dropped: then the check cannot run,
         // and says so by failing.
-        try #require(evictFromPageCache(file), "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        try #require(PageCache.evict(descriptor: file.descriptor, size: file.size), "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(file.readAllWithoutWaiting() == nil, "dropped from the page cache: a read would wait on the disk")
         #expect(try file.readAll() == bytes)
         #expect(file.readAllWithoutWaiting() == bytes, "read again: cached again")
@@ -48,20 +48,6 @@ import TileGeometry
         #expect(FileManager.default.createFile(atPath: root + "/0/0/1.png", contents: Data(large)))
         #expect(try #require(FileReader.openWithoutWaiting(root + "/0/0/1.png")).readAllWithoutWaiting() == nil,
                 "larger than a tile: not read on a loop")
-    }
-
-    /// Drops the file's pages from the page cache (written back first); false when `mincore`
-    /// says some stay (tmpfs, whose pages are its storage).
-    private func evictFromPageCache(_ file: TileFile) -> Bool {
-        guard fsync(file.descriptor) == 0, posix_fadvise(file.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0,
-              let mapped = mmap(nil, file.size, PROT_READ, MAP_SHARED, file.descriptor, 0),
-              mapped != UnsafeMutableRawPointer(bitPattern: -1)
-        else { return false }
-        defer { munmap(mapped, file.size) }
-        let page = sysconf(Int32(_SC_PAGESIZE))
-        var resident = [UInt8](repeating: 1, count: (file.size + page - 1) / page)
-        guard mincore(mapped, file.size, &resident) == 0 else { return false }
-        return resident.allSatisfy { $0 & 1 == 0 }
     }
 
     /// A FIFO (a hung disk's stand-in) opens at once and is refused: opening it for reading

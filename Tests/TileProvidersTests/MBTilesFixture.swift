@@ -44,6 +44,15 @@ final class MBTilesFixture: Sendable {
         return file
     }
 
+    /// The tables of a deduplicating layout: `tiles` a view over `map` and `images` (fill them with INSERTs).
+    static let deduplicatingLayout = """
+        CREATE TABLE metadata (name TEXT, value TEXT);
+        CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+        CREATE TABLE images (tile_id TEXT, tile_data BLOB);
+        CREATE VIEW tiles AS SELECT zoom_level, tile_column, tile_row, tile_data
+            FROM map JOIN images ON map.tile_id = images.tile_id;
+        """
+
     /// Runs SQL on `file` (created if missing) through the module's own connection.
     func execute(_ sql: String, on file: String) throws {
         let connection = try SQLiteConnection(path: file, mode: .readWriteCreate)

@@ -59,12 +59,7 @@ struct MBTilesStartupErrorTests {
     func tilesView() throws {
         let fixture = try MBTilesFixture()
         let file = fixture.path("view.mbtiles")
-        try fixture.execute("""
-            CREATE TABLE metadata (name TEXT, value TEXT);
-            CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
-            CREATE TABLE images (tile_id TEXT, tile_data BLOB);
-            CREATE VIEW tiles AS SELECT zoom_level, tile_column, tile_row, tile_data
-                FROM map JOIN images ON map.tile_id = images.tile_id;
+        try fixture.execute(MBTilesFixture.deduplicatingLayout + """
             INSERT INTO map VALUES (0, 0, 0, 'a');
             INSERT INTO images VALUES ('a', x'89504E47');
             """, on: file)

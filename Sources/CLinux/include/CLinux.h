@@ -92,4 +92,9 @@ int clinux_release_free_memory(void);
 /// Names the calling thread (first 15 bytes), for `top -H` and debuggers.
 void clinux_name_thread(const char *name);
 
+/// A small number for the calling thread, 0, 1, 2… in the order threads first ask, the same
+/// for the thread's life: threads that take turns at a few shared things (event loops at their
+/// readers) start each at its own.
+int clinux_thread_number(void);
+
 #endif

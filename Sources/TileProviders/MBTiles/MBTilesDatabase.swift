@@ -1,4 +1,6 @@
-/// One version of an MBTiles file, opened and checked: its metadata and a pool of read-only connections.
+/// One version of an MBTiles file, opened and checked: its metadata, a pool of read-only
+/// connections, and connections for readers that must not wait (event loops), which read only
+/// what the page cache holds (`SQLiteConnection.Mode.readOnlyWithoutWaiting`).
 /// Immutable; when the file is replaced on disk the provider opens a new `MBTilesDatabase`.
 final class MBTilesDatabase: Sendable {
     /// The outcome of one tile lookup.
@@ -16,33 +18,96 @@ final class MBTilesDatabase: Sendable {
     /// Its parsed metadata, with the zoom range filled in from `tiles` when absent.
     let metadata: MBTilesMetadata
     private let pool: SQLiteConnectionPool
+    /// Connections that never wait, opened here (opening is file I/O) and never more: a reader
+    /// that finds none free waits for the ordinary pool instead. None where such connections
+    /// cannot be had (not Linux) or would never succeed (a WAL database: its index is mapped).
+    private let readersWithoutWaiting: SQLiteReadersWithoutWaiting
+    /// Whether `tiles` is a table with row ids (not a view, not `WITHOUT ROWID`): its blobs can
+    /// then be read straight into the answer's bytes (`SQLiteConnection.readBlob`).
+    private let tilesHaveRowIDs: Bool
 
-    /// Opens `path` read-only and checks it is an MBTiles file of tiles in a format served (`TileFormat`).
-    init(path: String, identity: FileIdentity, maxIdleConnections: Int) throws(TileProviderError) {
+    /// Opens `path` read-only and checks it is an MBTiles file of tiles in a format served
+    /// (`TileFormat`); with `readersWithoutWaiting` connections for readers that must not wait,
+    /// whose read transactions last `transactionLifetime` (`SQLiteReadersWithoutWaiting`).
+    init(
+        path: String, identity: FileIdentity, maxIdleConnections: Int, readersWithoutWaiting: Int,
+        transactionLifetime: Duration
+    ) throws(TileProviderError) {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let metadata = try Self.check(connection)
+        var usable = SQLiteConnection.withoutWaitingIsAvailable
+        if usable { usable = try !Self.usesWAL(connection) }
         self.path = path
         self.identity = identity
         self.metadata = metadata
-        self.pool = SQLiteConnectionPool(path: path, maxIdle: maxIdleConnections, first: connection)
+        self.tilesHaveRowIDs = try Self.tilesHaveRowIDs(connection)
+        self.pool = SQLiteConnectionPool(path: path, maxIdle: maxIdleConnections, opened: [connection])
+        self.readersWithoutWaiting = try SQLiteReadersWithoutWaiting(
+            path: path, count: usable ? readersWithoutWaiting : 0, transactionLifetime: transactionLifetime)
     }
 
     /// The bytes of the tile at `row` (TMS) of `column` at `zoom`.
     func lookup(zoom: Int, column: Int, row: Int) throws(TileProviderError) -> Lookup {
         try pool.withConnection { (connection) throws(TileProviderError) -> Lookup in
             do throws(TileProviderError) {
-                return try connection.withStatement(MBTilesSchema.selectTile) {
-                    (statement) throws(TileProviderError) -> Lookup in
-                    try statement.bind(zoom, at: 1)
-                    try statement.bind(column, at: 2)
-                    try statement.bind(row, at: 3)
-                    guard try statement.step() else { return .absent }
-                    return .data(statement.blob(0))
-                }
+                return try Self.tile(zoom: zoom, column: column, row: row, on: connection).map { .data($0) } ?? .absent
             } catch {
                 if connection.isBusy { return .busy }
                 throw error
             }
+        }
+    }
+
+    /// `lookup` on a connection that never waits: `.mustWait` when none is free, or when the
+    /// read needs the disk, a lock another process holds, or fails in any other way.
+    func lookupWithoutWaiting(zoom: Int, column: Int, row: Int) -> TileWithoutWaiting {
+        let found = readersWithoutWaiting.read { [tilesHaveRowIDs] (connection) throws(TileProviderError) -> TileWithoutWaiting in
+            let bytes: [UInt8]
+            if tilesHaveRowIDs {
+                // The row id from the index, then the blob read straight into the bytes (the
+                // reader's transaction stays open, so its BLOB handle does too).
+                let rowID = try connection.withStatement(MBTilesSchema.selectTileRow) {
+                    (statement) throws(TileProviderError) -> Int64? in
+                    try statement.bind(zoom, at: 1)
+                    try statement.bind(column, at: 2)
+                    try statement.bind(row, at: 3)
+                    return try statement.step() ? Int64(statement.int(0)) : nil
+                }
+                guard let rowID else { return .noTile }
+                bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
+            } else {
+                guard let tile = try Self.tile(zoom: zoom, column: column, row: row, on: connection) else { return .noTile }
+                bytes = tile
+            }
+            // Within the reader's transaction: the version of the bytes just read.
+            let version = TileContentVersion(file: identity, reader: connection.serial, changes: connection.changesSeen)
+            return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
+        }
+        return found ?? .mustWait
+    }
+
+    /// The tile's bytes, nil when there is no such tile.
+    private static func tile(zoom: Int, column: Int, row: Int, on connection: SQLiteConnection) throws(TileProviderError) -> [UInt8]? {
+        try connection.withStatement(MBTilesSchema.selectTile) { (statement) throws(TileProviderError) -> [UInt8]? in
+            try statement.bind(zoom, at: 1)
+            try statement.bind(column, at: 2)
+            try statement.bind(row, at: 3)
+            return try statement.step() ? statement.blob(0) : nil
+        }
+    }
+
+    /// Whether `tiles` is a rowid table (see `tilesHaveRowIDs`).
+    private static func tilesHaveRowIDs(_ connection: SQLiteConnection) throws(TileProviderError) -> Bool {
+        try connection.withStatement(MBTilesSchema.tilesDefinition) { (statement) throws(TileProviderError) in
+            guard try statement.step(), statement.text(0) == "table" else { return false }
+            return !(statement.text(1) ?? "").uppercased().contains("WITHOUT ROWID")
+        }
+    }
+
+    /// Whether the file is in WAL mode (a reader then maps its WAL index, which may wait).
+    private static func usesWAL(_ connection: SQLiteConnection) throws(TileProviderError) -> Bool {
+        try connection.withStatement("PRAGMA journal_mode") { (statement) throws(TileProviderError) in
+            try statement.step() && statement.text(0)?.lowercased() == "wal"
         }
     }
 

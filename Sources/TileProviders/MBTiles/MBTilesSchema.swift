@@ -17,6 +17,12 @@ enum MBTilesSchema {
         SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ('tiles', 'metadata')
         """
 
+    /// How `tiles` is defined: its type (table or view) and SQL.
+    static let tilesDefinition = "SELECT type, sql FROM sqlite_master WHERE name = 'tiles'"
+
+    /// One tile's row id (in `tiles`' unique index, no table page read); parameters zoom, column, TMS row.
+    static let selectTileRow = "SELECT rowid FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3"
+
     /// Every metadata row.
     static let selectMetadata = "SELECT name, value FROM metadata"
 

@@ -6,7 +6,10 @@ import TileGeometry
 /// one reader `stat`s the file; when it was replaced (new inode, size or time) the next reads use
 /// a freshly opened copy, while reads already under way finish on the old one. While the file is
 /// absent tiles are `.unavailable`; when it comes back it is opened again.
-public final class MBTilesTileProvider: SyncTileProvider {
+///
+/// An event loop reads through `tileWithoutWaiting`: on connections of its own that read only
+/// what the page cache holds, and only while no check of the file is due.
+public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// The MBTiles file.
     public let path: String
     /// How often the read path checks whether the file was replaced.
@@ -15,20 +18,30 @@ public final class MBTilesTileProvider: SyncTileProvider {
     public let retryAfter: Int
     /// Idle connections kept per file version.
     public let maxIdleConnections: Int
+    /// Connections per file version for readers that must not wait (one per event loop).
+    public let readersWithoutWaiting: Int
+    /// How long such a connection keeps a read transaction open (`SQLiteReadersWithoutWaiting`):
+    /// a change written into the file in place is seen on the event loops that much later, and
+    /// a writer waits for up to that long.
+    public let readTransactionLifetime: Duration
     private let file: ReopeningFile<MBTilesDatabase>
 
     /// Opens `path` and checks it now, so that a missing or broken file is a start-up error
     /// (`.fileNotFound`, `.notMBTiles`, `.unsupportedFormat`, `.invalidMetadata`, `.database`).
     public init(
-        path: String, recheckInterval: Duration = .seconds(1), retryAfter: Int = 5, maxIdleConnections: Int = 8
+        path: String, recheckInterval: Duration = .seconds(1), retryAfter: Int = 5, maxIdleConnections: Int = 8,
+        readersWithoutWaiting: Int = 2, readTransactionLifetime: Duration = .milliseconds(250)
     ) throws(TileProviderError) {
         self.path = path
         self.recheckInterval = recheckInterval
         self.retryAfter = retryAfter
         self.maxIdleConnections = maxIdleConnections
+        self.readersWithoutWaiting = readersWithoutWaiting
+        self.readTransactionLifetime = readTransactionLifetime
         file = try ReopeningFile(path: path, recheckInterval: recheckInterval, identity: \.identity) {
             identity throws(TileProviderError) in
-            try MBTilesDatabase(path: path, identity: identity, maxIdleConnections: maxIdleConnections)
+            try MBTilesDatabase(path: path, identity: identity, maxIdleConnections: maxIdleConnections,
+                                readersWithoutWaiting: readersWithoutWaiting, transactionLifetime: readTransactionLifetime)
         }
     }
 
@@ -36,9 +49,7 @@ public final class MBTilesTileProvider: SyncTileProvider {
     public var metadata: MBTilesMetadata { file.lastOpened.metadata }
 
     public func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult {
-        guard zoom >= 0, zoom <= TileCoordinate.maxZoom else { return .noTile }
-        let side = TileCoordinate.tilesPerSide(atZoom: zoom)
-        guard (0 ..< side).contains(x), (0 ..< side).contains(y) else { return .noTile }
+        guard Self.isInGrid(x: x, y: y, zoom: zoom) else { return .noTile }
         switch file.current() {
         case .missing:
             return .unavailable(retryAfter: retryAfter)
@@ -53,5 +64,20 @@ public final class MBTilesTileProvider: SyncTileProvider {
             case .busy: return .unavailable(retryAfter: 1)
             }
         }
+    }
+
+    /// The tile from the page cache alone, on a connection that never waits, while the file
+    /// needs no check (else `.mustWait`: `tile(for:)` checks it, off the event loop).
+    public func tileWithoutWaiting(for request: TileRequest) -> TileWithoutWaiting {
+        let tile = request.tile
+        guard Self.isInGrid(x: tile.x, y: tile.y, zoom: tile.z) else { return .noTile }
+        guard case .open(let database) = file.currentIfChecked() else { return .mustWait }
+        return database.lookupWithoutWaiting(zoom: tile.z, column: tile.x, row: tile.tmsY)
+    }
+
+    private static func isInGrid(x: Int, y: Int, zoom: Int) -> Bool {
+        guard zoom >= 0, zoom <= TileCoordinate.maxZoom else { return false }
+        let side = TileCoordinate.tilesPerSide(atZoom: zoom)
+        return (0 ..< side).contains(x) && (0 ..< side).contains(y)
     }
 }

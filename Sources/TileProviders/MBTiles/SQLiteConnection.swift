@@ -1,4 +1,6 @@
 internal import CSQLite
+internal import CSQLiteNoWait
+import Synchronization
 
 /// One SQLite connection (RAII: closed when released), with its prepared statements kept for reuse.
 ///
@@ -12,13 +14,22 @@ final class SQLiteConnection: @unchecked Sendable {
         case readOnly
         /// Read-write, created when missing.
         case readWriteCreate
+        /// Read-only, never waiting: through the VFS that fails a read the page cache cannot
+        /// give (`CSQLiteNoWait`), with no busy timeout; for readers on event loops. Nil from
+        /// `init` where that VFS is not available.
+        case readOnlyWithoutWaiting
     }
 
     /// The file, as given (for messages).
     let path: String
     /// The C handle, for `SQLiteStatement`.
     let handle: OpaquePointer
+    /// This connection's number, unique in the process (never reused, unlike its address).
+    let serial: UInt64
     private var statements: [String: SQLiteStatement] = [:]
+    /// The BLOB handle kept open by `readBlob` (it holds the read transaction: `closeBlob()` ends it).
+    private var blob: SQLiteBlob?
+    private static let opened = Atomic<UInt64>(0)
 
     /// How long a reader waits for a writer's lock before giving up with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds: Int32 = 250
@@ -26,12 +37,19 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Opens `path`. SQLite opens lazily: a file that is not a database fails on the first query.
     init(path: String, mode: Mode) throws(TileProviderError) {
         var flags = SQLITE_OPEN_NOMUTEX
+        var vfs: String?
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnlyWithoutWaiting:
+            guard Self.withoutWaitingIsAvailable else {
+                throw .database(path: path, message: "reading without waiting is not available on this system")
+            }
+            flags |= SQLITE_OPEN_READONLY
+            vfs = CSQLITE_NOWAIT_VFS
         }
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(path, &db, flags, vfs)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(db)
@@ -39,10 +57,23 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         self.path = path
         self.handle = db
-        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+        self.serial = Self.opened.add(1, ordering: .relaxed).newValue
+        sqlite3_busy_timeout(db, mode == .readOnlyWithoutWaiting ? 0 : Self.busyTimeoutMilliseconds)
+    }
+
+    /// Whether `.readOnlyWithoutWaiting` connections can be opened here (Linux).
+    static let withoutWaitingIsAvailable = csqlite_nowait_register() != 0
+
+    /// How many changes to the file this connection has seen others make since it opened it
+    /// (SQLite's data version: read after a statement stepped, it is that read's view).
+    var changesSeen: UInt32 {
+        var version: UInt32 = 0
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        return version
     }
 
     deinit {
+        blob = nil
         statements.removeAll()  // finalize statements before closing
         sqlite3_close_v2(handle)
     }
@@ -63,6 +94,27 @@ final class SQLiteConnection: @unchecked Sendable {
         return try body(statement)
     }
 
+    /// The bytes of `column` in row `row` of `table`, read straight into the array (no copy
+    /// through SQLite's own buffer), through a BLOB handle kept open and moved from row to row.
+    /// The handle keeps a read transaction open: call `closeBlob()` before ending it.
+    func readBlob(table: String, column: String, row: Int64) throws(TileProviderError) -> [UInt8] {
+        do throws(TileProviderError) {
+            if let blob {
+                try blob.move(to: row)
+                return try blob.read()
+            }
+            let opened = try SQLiteBlob(on: self, table: table, column: column, row: row)
+            blob = opened
+            return try opened.read()
+        } catch {
+            blob = nil  // a handle that failed once only fails again
+            throw error
+        }
+    }
+
+    /// Closes the handle `readBlob` keeps.
+    func closeBlob() { blob = nil }
+
     /// Runs `sql` (one or more statements, no results).
     func execute(_ sql: String) throws(TileProviderError) {
         var message: UnsafeMutablePointer<CChar>?
@@ -73,6 +125,9 @@ final class SQLiteConnection: @unchecked Sendable {
             throw .database(path: path, message: "\(text) (in \(sql))")
         }
     }
+
+    /// Whether a transaction is open (SQLite ends one itself when a read in it fails).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Whether the last failure was SQLite's "busy"/"locked": another process holds a lock.
     var isBusy: Bool {

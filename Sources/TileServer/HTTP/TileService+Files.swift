@@ -58,22 +58,8 @@ extension TileService {
             guard let fingerprint = mayBlock ? pipeline.fileFingerprints.fingerprint(of: file, format: layer.format)
                                              : pipeline.fileFingerprints.fingerprintWithoutWaiting(of: file, format: layer.format)
             else { return nil }
-            let cors = state.cors
             let body = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
-            func head() -> HTTPResponse {
-                tileHead(request, etag: fingerprint.etag, lastModified: file.modified,
-                         lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer, cors: cors)
-            }
-            if HTTPConditional.isConditional(request.headers) {
-                response = head()
-                if response.status == .ok { response.file = body }
-            } else {
-                // Unconditional: this file version's 200, head encoded once (the size is part of
-                // the version, so every answer's file has the prepared length).
-                response = fingerprint.preparedAnswer.response(layer: layer, cors: cors.answerKey(for: request)) {
-                    head().prepared(fileCount: file.size)
-                }.sendingFile(body)
-            }
+            response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, body: .file(body))
         } else {
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         }

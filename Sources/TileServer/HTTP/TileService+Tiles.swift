@@ -21,7 +21,8 @@ extension TileService {
 
     /// The answer to a tile request when it needs no wait — a bad request, a memory hit, a tile
     /// file the kernel's caches can open and, if never seen, read to hash it
-    /// (`fileTileResponse` with `mayBlock` false) — for the event loop; nil when the workers
+    /// (`fileTileResponse` with `mayBlock` false), an archive tile read from the page cache
+    /// (`archiveTileResponseWithoutWaiting`) — for the event loop; nil when the workers
     /// must answer.
     func tileResponseWithoutWaiting(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse? {
         switch tileLookup(request, route) {
@@ -33,6 +34,7 @@ extension TileService {
                 return hitAnswer(request, hit, layer: layer, scale: key.scale)
             }
             return fileTileResponse(request, key: key, layer: layer, mayBlock: false)
+                ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer)
         }
     }
 

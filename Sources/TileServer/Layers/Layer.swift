@@ -34,6 +34,9 @@ public final class Layer: Sendable {
     let fileSource: (any FileTileProvider)?
     /// The open files of `fileSource`'s tiles, kept a moment (nil without `fileSource`).
     let openFiles: OpenTileFiles?
+    /// The source, when it can read a tile without waiting (an MBTiles file) and the layer
+    /// keeps its tiles in no cache: an event loop then reads native tiles itself.
+    let archiveWithoutWaiting: (any WithoutWaitingTileProvider)?
     /// Whether the layer keeps its tiles in the shared memory cache (`cache.memory`).
     var cachesInMemory: Bool { settings.cache.memory ?? true }
 
@@ -104,6 +107,12 @@ public final class Layer: Sendable {
         } else {
             fileSource = nil
             openFiles = nil
+        }
+        if case .sync(let provider) = source, let archive = provider as? any WithoutWaitingTileProvider,
+           diskTier == nil, settings.cache.memory == false, (settings.format ?? .png) != .pbf {
+            archiveWithoutWaiting = archive
+        } else {
+            archiveWithoutWaiting = nil
         }
     }
 

@@ -25,7 +25,7 @@ final class PreparedTileAnswer: Sendable {
     init() {}
 
     /// The answer for `layer` whose CORS headers `cors` names (the allowed origin, and whether it
-    /// varies by origin), made and prepared (`HTTPResponse.prepared()`, or `prepared(fileCount:)`
+    /// varies by origin), made and prepared (`HTTPResponse.prepared()`, or `prepared(bodyCount:)`
     /// for a file's answer) by `make` the first time (or after a change).
     func response(layer: Layer, cors: CORSKey, make: () -> HTTPResponse) -> HTTPResponse {
         let cacheControl = layer.cacheControl

@@ -29,7 +29,9 @@ final class TilePipeline: Sendable {
     /// The disk tiers of the layers served now, by layer name (for `clear` and `waitForDiskWrites`).
     let diskTiers = Mutex<[String: LayerDiskTier]>([:])
     /// ETags of tile files sent straight from disk, by file version.
-    let fileFingerprints = TileFileFingerprints()
+    let fileFingerprints = TileFingerprints<FileIdentity>()
+    /// ETags of archive tiles read on an event loop without a memory cache, by contents version.
+    let archiveFingerprints = TileFingerprints<ArchiveTileVersion>()
 
     /// Where sources that may block are called from async code (renders).
     let workers: WorkerPool

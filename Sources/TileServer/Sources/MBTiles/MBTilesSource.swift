@@ -1,3 +1,4 @@
+import Sockets
 import TileProviders
 
 /// `source: {type: mbtiles, path}`: an MBTiles 1.3 file, whose metadata fills the layer.
@@ -16,7 +17,8 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
     public func readinessProblem() -> String? { LayerReadiness.problem(at: path, folder: false) }
 
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
-        let provider = try MBTilesTileProvider(path: path)
+        // One connection that never waits per event loop (the server runs one per core by default).
+        let provider = try MBTilesTileProvider(path: path, readersWithoutWaiting: System.coreCount)
         return BuiltSource(
             source: .sync(provider),
             format: provider.metadata.tileFormat.map { SourceFormat($0, from: "the format metadata of \(path)") },

@@ -1,0 +1,20 @@
+#ifndef CSQLITE_NOWAIT_H
+#define CSQLITE_NOWAIT_H
+
+/// A SQLite VFS for readers on an event loop: the default "unix" VFS, except that it never
+/// waits on a disk. A read the page cache cannot give whole (preadv2 with RWF_NOWAIT answers
+/// EAGAIN) fails with SQLITE_IOERR_READ, a check for a journal whose path is not in the
+/// kernel's caches (openat2 with RESOLVE_CACHED) with SQLITE_IOERR_ACCESS, and a WAL index is
+/// never mapped (SQLITE_IOERR_SHMMAP): the statement fails, and the caller hands the read to a
+/// thread that may wait. Locks are SQLite's usual fcntl(F_SETLK) locks, which never wait
+/// either (a connection opened with it should have a busy timeout of 0). Memory-mapped reads
+/// are off (a page fault would wait). Linux only: elsewhere it is not registered.
+
+/// The VFS's name, for sqlite3_open_v2.
+#define CSQLITE_NOWAIT_VFS "tilelayer-nowait"
+
+/// Registers the VFS (once; not as the default). 1 when it can be used here, 0 when not (not
+/// Linux, or no "unix" VFS to wrap).
+int csqlite_nowait_register(void);
+
+#endif

@@ -1,0 +1,49 @@
+import TileHTTP
+
+extension TileService {
+    /// The body of a tile answered by its fingerprint, attached to each answer.
+    enum FingerprintedBody {
+        /// A tile file, sent with `sendfile`.
+        case file(HTTPFileBody)
+        /// Bytes read for this answer.
+        case bytes([UInt8])
+
+        var count: Int {
+            switch self {
+            case .file(let file): return file.count
+            case .bytes(let bytes): return bytes.count
+            }
+        }
+    }
+
+    /// The answer for a tile whose contents' version has `fingerprint` (`TileFingerprints`):
+    /// to a conditional request, a head made now (200, or 304 when the client's copy matches)
+    /// with `body` on a 200; to an unconditional one, the version's 200 with its head encoded
+    /// once (the body's length is part of the version) and `body` attached.
+    func fingerprintedAnswer(
+        _ request: HTTPRequest, _ fingerprint: TileFingerprint, lastModified: Int, layer: Layer, body: FingerprintedBody
+    ) -> HTTPResponse {
+        let cors = state.cors
+        func head() -> HTTPResponse {
+            tileHead(request, etag: fingerprint.etag, lastModified: lastModified,
+                     lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer, cors: cors)
+        }
+        if HTTPConditional.isConditional(request.headers) {
+            var response = head()
+            if response.status == .ok {
+                switch body {
+                case .file(let file): response.file = file
+                case .bytes(let bytes): response.body = bytes
+                }
+            }
+            return response
+        }
+        let prepared = fingerprint.preparedAnswer.response(layer: layer, cors: cors.answerKey(for: request)) {
+            head().prepared(bodyCount: body.count)
+        }
+        switch body {
+        case .file(let file): return prepared.sendingFile(file)
+        case .bytes(let bytes): return prepared.sending(bytes)
+        }
+    }
+}

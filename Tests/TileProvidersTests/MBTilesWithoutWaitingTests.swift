@@ -1,0 +1,171 @@
+// Reading MBTiles tiles on an event loop: only from the page cache, never waiting on a lock.
+
+#if os(Linux)
+import Testing
+import TileGeometry
+@testable import TileProviders
+
+@Suite(.timeLimit(.minutes(1))) struct MBTilesWithoutWaitingTests {
+    /// The bytes, or nil when the read was anything but a tile.
+    private func bytes(_ found: TileWithoutWaiting) -> [UInt8]? {
+        if case .tile(let bytes, _, _) = found { return bytes }
+        return nil
+    }
+
+    private func version(_ found: TileWithoutWaiting) -> TileContentVersion? {
+        if case .tile(_, let version, _) = found { return version }
+        return nil
+    }
+
+    private func mustWait(_ found: TileWithoutWaiting) -> Bool {
+        if case .mustWait = found { return true }
+        return false
+    }
+
+    @Test func everyTileReadWithoutWaitingIsTheOneTileForGives() throws {
+        let fixture = try MBTilesFixture()
+        let tiles = MBTilesFixture.pyramid(0 ... 3)
+        let file = try fixture.write("pyramid.mbtiles", tiles: tiles)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600))
+        for tile in tiles {
+            let found = provider.tileWithoutWaiting(for: TileRequest(tile: tile))
+            #expect(bytes(found) == MBTilesFixture.bytes(for: tile), "\(tile), just written: in the page cache")
+            guard case .tile(let expected)? = try? provider.tileFor(x: tile.x, y: tile.y, zoom: tile.z) else {
+                Issue.record("\(tile) missing from tileFor")
+                continue
+            }
+            #expect(bytes(found) == expected.data)
+            if case .tile(_, _, let lastModified) = found { #expect(lastModified == expected.lastModified) }
+        }
+        guard case .noTile = provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 4)) else {
+            Issue.record("a tile the file does not hold is no tile")
+            return
+        }
+        guard case .noTile = provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 2, zoom: 1)) else {
+            Issue.record("a tile outside the grid is no tile")
+            return
+        }
+    }
+
+    /// A deduplicating layout, `tiles` a view over `map` and `images`, is read through the view.
+    @Test func aTilesViewIsReadWithoutWaitingToo() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("view.mbtiles")
+        try fixture.execute(MBTilesFixture.deduplicatingLayout + """
+            INSERT INTO map VALUES (1, 0, 1, 'a'), (1, 1, 1, 'a');
+            INSERT INTO images VALUES ('a', x'89504E470D0A1A0A01');
+            """, on: file)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600))
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 1))) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1])
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(x: 1, y: 0, zoom: 1))) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1])
+        guard case .noTile = provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 1, zoom: 1)) else {
+            Issue.record("a tile the map does not hold is no tile")
+            return
+        }
+    }
+
+    /// SQL that writes `bytes` as tile 1/1/0 (TMS row 1).
+    private func update(_ bytes: [UInt8]) -> String {
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return "UPDATE tiles SET tile_data = X'\(hex)' WHERE zoom_level = 1 AND tile_column = 1 AND tile_row = 1"
+    }
+
+    /// Equal versions promise equal bytes: a change written into the file by another connection
+    /// gives the tile another version.
+    @Test func aTileChangedInPlaceHasAnotherVersion() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 1, x: 1, y: 0)
+        let file = try fixture.write("live.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1))
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .zero)
+        let request = TileRequest(tile: tile)
+        let before = try #require(version(provider.tileWithoutWaiting(for: request)))
+        #expect(version(provider.tileWithoutWaiting(for: request)) == before, "unchanged: the same version")
+
+        let changed = MBTilesFixture.bytes(for: tile, tag: 9)
+        try fixture.execute(update(changed), on: file)
+        let after = provider.tileWithoutWaiting(for: request)
+        #expect(bytes(after) == changed)
+        #expect(version(after) != before)
+        #expect(version(after)?.file == before.file, "the same file (no check was due): its reader saw the change")
+    }
+
+    /// A reader keeps its read transaction (and its lock) between reads, for its lifetime only:
+    /// a writer that will not wait is refused meanwhile; one that waits gets in, and the change
+    /// is then read under another version.
+    @Test func aReadTransactionIsKeptForItsLifetimeThenLetsAWriterIn() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 1, x: 1, y: 0)
+        let file = try fixture.write("kept.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1))
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .seconds(1))
+        let request = TileRequest(tile: tile)
+        let before = try #require(version(provider.tileWithoutWaiting(for: request)))
+        let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
+        let changed = MBTilesFixture.bytes(for: tile, tag: 7)
+        try writer.execute("PRAGMA busy_timeout = 0")
+        #expect(throws: TileProviderError.self, "the reader's transaction holds its shared lock") {
+            try writer.execute(update(changed))
+        }
+        try writer.execute("PRAGMA busy_timeout = 20000")
+        try writer.execute(update(changed))  // in once the reader's transaction has ended (by the timer)
+        let after = provider.tileWithoutWaiting(for: request)
+        #expect(bytes(after) == changed)
+        #expect(version(after) != before)
+    }
+
+    /// A file whose pages are not in the page cache is not read on the loop; once a thread that
+    /// may wait has read them, it is.
+    @Test func aFileOutOfThePageCacheMustWait() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 2, x: 1, y: 2)
+        let file = try fixture.write("cold.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 3))
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1)
+        try #require(PageCache.evict(path: file),
+                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))), "a read would wait on the disk")
+        guard case .tile(let read) = try provider.tileFor(x: tile.x, y: tile.y, zoom: tile.z) else {
+            Issue.record("tileFor reads from the disk")
+            return
+        }
+        #expect(read.data == MBTilesFixture.bytes(for: tile))
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == read.data, "read once: cached")
+    }
+
+    /// Another connection's exclusive lock (a writer committing) is not waited for.
+    @Test func aLockHeldElsewhereMustWaitAtOnce() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 0, x: 0, y: 0)
+        let file = try fixture.write("locked.mbtiles", tiles: [tile])
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1)
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) != nil)
+        let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
+        try writer.execute("BEGIN EXCLUSIVE")
+        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))))
+        try writer.execute("COMMIT")
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == MBTilesFixture.bytes(for: tile))
+    }
+
+    /// A WAL database maps its index, which may wait: its tiles are read by threads that may.
+    @Test func aWALDatabaseIsReadOnlyByThreadsThatMayWait() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 0, x: 0, y: 0)
+        let file = try fixture.write("wal.mbtiles", tiles: [tile])
+        try fixture.execute("PRAGMA journal_mode=WAL", on: file)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600))
+        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))))
+        #expect(try provider.tileFor(x: 0, y: 0, zoom: 0) == .tile(Tile(data: MBTilesFixture.bytes(for: tile),
+                                                                          lastModified: provider.tileLastModified)))
+    }
+
+    /// While a check of the file is due, the loop leaves it to a thread that may `stat` and reopen.
+    @Test func aDueCheckIsLeftToThreadsThatMayWait() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 0, x: 0, y: 0)
+        let file = try fixture.write("check.mbtiles", tiles: [tile])
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .zero)
+        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))))
+        #expect(try provider.tileFor(x: 0, y: 0, zoom: 0) != .noTile)
+    }
+}
+#endif
