@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A file a provider reads (an MBTiles database, a PMTiles archive), reopened when it is
@@ -49,13 +50,32 @@ final class ReopeningFile<Opened: Sendable>: Sendable {
     /// The source to read from, re-checked against the disk when the interval has passed.
     /// Only one reader checks at a time; the others keep using the current source meanwhile.
     func current() -> Source {
+        let (source, mustCheck) = sourceClaimingDueCheck()
+        return mustCheck ? check(source) : source
+    }
+
+    /// The source to read from now, for a reader that must not wait (an event loop): a check
+    /// that fell due is made on another thread (Dispatch's), and until it ends this reader, like
+    /// the others, keeps using the current source.
+    func currentWithoutWaiting() -> Source {
+        let (source, mustCheck) = sourceClaimingDueCheck()
+        if mustCheck { DispatchQueue.global(qos: .utility).async { _ = self.check(source) } }
+        return source
+    }
+
+    /// The current source, and whether the caller is to check the file (a check is due and no
+    /// one else is making it: the caller then must call `check`).
+    private func sourceClaimingDueCheck() -> (Source, Bool) {
         let now = ContinuousClock.now
-        let (source, mustCheck) = state.withLock { state -> (Source, Bool) in
+        return state.withLock { state -> (Source, Bool) in
             guard !state.checking, now >= state.nextCheck else { return (state.source, false) }
             state.checking = true
             return (state.source, true)
         }
-        guard mustCheck else { return source }
+    }
+
+    /// Checks the file (a `stat`, and an open when it was replaced) and makes the outcome current.
+    private func check(_ source: Source) -> Source {
         let fresh = refreshed(source)
         state.withLock { state in
             state.source = fresh
@@ -64,13 +84,6 @@ final class ReopeningFile<Opened: Sendable>: Sendable {
             state.nextCheck = .now + recheckInterval
         }
         return fresh
-    }
-
-    /// The source to read from while no check is due; nil when one is (`current()` makes it,
-    /// with a `stat` and maybe an open: not for an event loop).
-    func currentIfChecked() -> Source? {
-        let now = ContinuousClock.now
-        return state.withLock { state in now < state.nextCheck ? state.source : nil }
     }
 
     /// `source` if the file is unchanged, else what the file on disk is now.

@@ -158,14 +158,21 @@ import TileGeometry
                                                                           lastModified: provider.tileLastModified)))
     }
 
-    /// While a check of the file is due, the loop leaves it to a thread that may `stat` and reopen.
-    @Test func aDueCheckIsLeftToThreadsThatMayWait() throws {
+    /// A check of the file that falls due is made on another thread: the loop reads on, and
+    /// a file replaced on disk is read once that check has opened it.
+    @Test func aDueCheckIsMadeOnAnotherThread() async throws {
         let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 0, x: 0, y: 0)
         let file = try fixture.write("check.mbtiles", tiles: [tile])
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .zero)
-        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))))
-        #expect(try provider.tileFor(x: 0, y: 0, zoom: 0) != .noTile)
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == MBTilesFixture.bytes(for: tile))
+        try fixture.write("check.mbtiles", tiles: [tile], tag: 5)  // a new file renamed over the old
+        var replaced = false
+        for _ in 0 ..< 200 where !replaced {
+            replaced = bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == MBTilesFixture.bytes(for: tile, tag: 5)
+            if !replaced { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(replaced, "the replaced file is opened by a check off the loop, within 5 s")
     }
 }
 #endif

@@ -24,9 +24,8 @@ import TileHTTP
         """, folder: folder)
     }
 
-    /// The loop's answer. The file is checked for replacement once a second, by the workers (the
-    /// loop leaves a check that fell due to them): if one is due, a request through the workers
-    /// makes it first.
+    /// The loop's answer. If the machine paged the file out of the page cache meanwhile (these
+    /// machines page out idle memory), a request through the workers reads it back in first.
     private func onLoop(_ path: String, headers: HTTPHeaders = [:]) async throws -> HTTPResponse? {
         if let answer = try service.answerOnLoop(path, headers: headers) { return answer }
         _ = try await service.get(path)

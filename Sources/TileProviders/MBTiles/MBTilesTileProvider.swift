@@ -8,7 +8,7 @@ import TileGeometry
 /// absent tiles are `.unavailable`; when it comes back it is opened again.
 ///
 /// An event loop reads through `tileWithoutWaiting`: on connections of its own that read only
-/// what the page cache holds, and only while no check of the file is due.
+/// what the page cache holds; a check of the file that falls due is made on another thread.
 public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// The MBTiles file.
     public let path: String
@@ -66,12 +66,13 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
         }
     }
 
-    /// The tile from the page cache alone, on a connection that never waits, while the file
-    /// needs no check (else `.mustWait`: `tile(for:)` checks it, off the event loop).
+    /// The tile from the page cache alone, on a connection that never waits. A check of the
+    /// file that fell due is made on another thread meanwhile; while the file is missing or
+    /// broken, `tile(for:)` answers (`.mustWait`).
     public func tileWithoutWaiting(for request: TileRequest) -> TileWithoutWaiting {
         let tile = request.tile
         guard Self.isInGrid(x: tile.x, y: tile.y, zoom: tile.z) else { return .noTile }
-        guard case .open(let database) = file.currentIfChecked() else { return .mustWait }
+        guard case .open(let database) = file.currentWithoutWaiting() else { return .mustWait }
         return database.lookupWithoutWaiting(zoom: tile.z, column: tile.x, row: tile.tmsY)
     }
 
