@@ -1,3 +1,4 @@
+#define _GNU_SOURCE  // O_NOATIME
 #include "CSQLiteNoWait.h"
 
 #include <sqlite3.h>
@@ -122,6 +123,12 @@ static int nowait_open(sqlite3_vfs *vfs, const char *path, sqlite3_file *file, i
     }
     self->base.pMethods = &nowait_methods;
     if (code == SQLITE_OK && path != 0) self->fd = descriptor_of(self->real, path);
+    if (self->fd >= 0) {
+        // Reads need not stamp the access time (each read checks whether to, under relatime);
+        // allowed to the file's owner (or CAP_FOWNER), else it stays as it is.
+        int status = fcntl(self->fd, F_GETFL);
+        if (status >= 0) (void)fcntl(self->fd, F_SETFL, status | O_NOATIME);
+    }
     return code;
 }
 
