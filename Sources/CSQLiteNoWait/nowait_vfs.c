@@ -132,8 +132,9 @@ static int nowait_open(sqlite3_vfs *vfs, const char *path, sqlite3_file *file, i
     return code;
 }
 
-/// SQLITE_ACCESS_EXISTS (a hot journal?) from the kernel's caches alone: SQLite's test, a file
-/// there and, if regular, not empty.
+/// SQLITE_ACCESS_EXISTS (a hot journal? a WAL file?) from the kernel's caches alone: SQLite's
+/// test, a file there and, if regular, not empty. SQLite locks neither file, so closing the
+/// descriptor drops no lock (closing one of the database's own would drop them all).
 static int nowait_access(sqlite3_vfs *vfs, const char *path, int flags, int *result) {
     (void)vfs;
     if (flags == SQLITE_ACCESS_EXISTS) {
@@ -149,8 +150,9 @@ static int nowait_access(sqlite3_vfs *vfs, const char *path, int flags, int *res
             *result = 0;
             return SQLITE_OK;
         }
-        if (errno == EAGAIN) return SQLITE_IOERR_ACCESS;
-        // No openat2 (or no permission to open it): the unix VFS's stat, as any reader does.
+        // EAGAIN: the path is not all in the kernel's caches; ENOSYS, EINVAL, EPERM (no
+        // openat2 or RESOLVE_CACHED), EACCES: it cannot tell without a stat that may wait.
+        return SQLITE_IOERR_ACCESS;
     }
     return unix_vfs->xAccess(unix_vfs, path, flags, result);
 }

@@ -37,7 +37,7 @@ public struct FileIdentity: Sendable, Hashable {
                   modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec))
     }
 
-    init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int) {
+    public init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int) {
         self.device = device
         self.inode = inode
         self.size = size

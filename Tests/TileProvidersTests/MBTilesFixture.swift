@@ -31,15 +31,16 @@ final class MBTilesFixture: Sendable {
         }
     }
 
-    /// Writes an MBTiles file at `name` holding `tiles` (bytes from `bytes(for:tag:)`) and `metadata`.
+    /// Writes an MBTiles file at `name` holding `tiles` (bytes from `bytes(for:tag:length:)`) and `metadata`.
     @discardableResult
     func write(
-        _ name: String, tiles: [TileCoordinate], tag: UInt8 = 0, metadata: [String: String] = ["name": "test"]
+        _ name: String, tiles: [TileCoordinate], tag: UInt8 = 0, length: Int = 300,
+        metadata: [String: String] = ["name": "test"]
     ) throws -> String {
         let file = path(name)
         let writer = try MBTilesWriter(path: file, batchSize: 16)
         for (key, value) in metadata { try writer.setMetadata(key, value) }
-        for tile in tiles { try writer.write(tile: tile, data: Self.bytes(for: tile, tag: tag)) }
+        for tile in tiles { try writer.write(tile: tile, data: Self.bytes(for: tile, tag: tag, length: length)) }
         try writer.finish()
         return file
     }

@@ -52,6 +52,8 @@ import TileGeometry
         let fixture = try MBTilesFixture()
         let file = fixture.path("view.mbtiles")
         try fixture.execute(MBTilesFixture.deduplicatingLayout + """
+            CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+            CREATE UNIQUE INDEX images_id ON images (tile_id);
             INSERT INTO map VALUES (1, 0, 1, 'a'), (1, 1, 1, 'a');
             INSERT INTO images VALUES ('a', x'89504E470D0A1A0A01');
             """, on: file)
@@ -61,6 +63,45 @@ import TileGeometry
         guard case .noTile = provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 1, zoom: 1)) else {
             Issue.record("a tile the map does not hold is no tile")
             return
+        }
+    }
+
+    /// A file whose tiles have no index would be scanned whole for each tile: never on a loop.
+    @Test func aFileWithoutAnIndexIsReadOnlyByThreadsThatMayWait() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("unindexed.mbtiles")
+        try fixture.execute("""
+            CREATE TABLE metadata (name TEXT, value TEXT);
+            CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+            INSERT INTO tiles VALUES (0, 0, 0, x'89504E470D0A1A0A02');
+            """, on: file)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600))
+        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 0))))
+        #expect(try provider.tileFor(x: 0, y: 0, zoom: 0) != .noTile)
+    }
+
+    /// Tiles larger than a page (their bytes in overflow pages) read whole, one after another
+    /// on one reader's BLOB handle; a tile whose pages left the page cache fails the read
+    /// mid-transaction, which ends it (its lock too: a writer that will not wait gets in), and
+    /// the reader reads again once a thread that may wait has read the pages back.
+    @Test func largeTilesAndAReadThatFailsMidTransaction() throws {
+        let fixture = try MBTilesFixture()
+        let tiles = MBTilesFixture.pyramid(0 ... 2)
+        let file = try fixture.write("large.mbtiles", tiles: tiles, length: 60_000)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .seconds(3600))
+        let first = tiles[0], last = tiles[tiles.count - 1]
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: first))) == MBTilesFixture.bytes(for: first, length: 60_000))
+        try #require(PageCache.evict(path: file),
+                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: last))), "its overflow pages were dropped")
+        let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
+        try writer.execute("PRAGMA busy_timeout = 0")
+        try writer.execute("UPDATE metadata SET value = 'written' WHERE name = 'name'")  // no reader holds a lock now
+        for tile in tiles { _ = try provider.tileFor(x: tile.x, y: tile.y, zoom: tile.z) }  // the workers read it back
+        for tile in tiles {
+            #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile)))
+                    == MBTilesFixture.bytes(for: tile, length: 60_000), "\(tile)")
         }
     }
 
@@ -79,12 +120,19 @@ import TileGeometry
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
                                                readTransactionLifetime: .zero)
         let request = TileRequest(tile: tile)
-        let before = try #require(version(provider.tileWithoutWaiting(for: request)))
-        #expect(version(provider.tileWithoutWaiting(for: request)) == before, "unchanged: the same version")
+        // With a lifetime of zero the releaser runs right after each read and may hold the one
+        // reader a moment (a read then must wait): ask again.
+        func read() -> TileWithoutWaiting {
+            var found = provider.tileWithoutWaiting(for: request)
+            for _ in 0 ..< 1000 where mustWait(found) { found = provider.tileWithoutWaiting(for: request) }
+            return found
+        }
+        let before = try #require(version(read()))
+        #expect(version(read()) == before, "unchanged: the same version")
 
         let changed = MBTilesFixture.bytes(for: tile, tag: 9)
         try fixture.execute(update(changed), on: file)
-        let after = provider.tileWithoutWaiting(for: request)
+        let after = read()
         #expect(bytes(after) == changed)
         #expect(version(after) != before)
         #expect(version(after)?.file == before.file, "the same file (no check was due): its reader saw the change")
@@ -107,6 +155,7 @@ import TileGeometry
         #expect(throws: TileProviderError.self, "the reader's transaction holds its shared lock") {
             try writer.execute(update(changed))
         }
+        #expect(writer.isBusy, "refused for the lock, not for anything else")
         try writer.execute("PRAGMA busy_timeout = 20000")
         try writer.execute(update(changed))  // in once the reader's transaction has ended (by the timer)
         let after = provider.tileWithoutWaiting(for: request)
@@ -132,18 +181,34 @@ import TileGeometry
         #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == read.data, "read once: cached")
     }
 
+    /// A reader that cannot open without waiting (SQLite reads the header as it opens) is left
+    /// out, never an error: with none, every read goes to the threads that may wait.
+    @Test func readersThatCannotOpenWithoutWaitingAreLeftOut() throws {
+        let fixture = try MBTilesFixture()
+        let file = try fixture.write("cold-open.mbtiles", tiles: [TileCoordinate(z: 0, x: 0, y: 0)])
+        try #require(PageCache.evict(path: file),
+                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        let none = SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1))
+        #expect(none.read { _ in 1 } == nil, "no reader: the header was not in the page cache")
+        _ = try MBTilesTileProvider(path: file)  // reads the header (and the schema) back in
+        let two = SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1))
+        #expect(two.read { _ in 1 } == 1)
+    }
+
     /// Another connection's exclusive lock (a writer committing) is not waited for.
     @Test func aLockHeldElsewhereMustWaitAtOnce() throws {
         let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 0, x: 0, y: 0)
         let file = try fixture.write("locked.mbtiles", tiles: [tile])
-        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1)
-        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) != nil)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .seconds(3600))
+        // Taken before the reader's first transaction: the reader's lock cannot be had.
         let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
         try writer.execute("BEGIN EXCLUSIVE")
         #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))))
         try writer.execute("COMMIT")
-        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == MBTilesFixture.bytes(for: tile))
+        #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == MBTilesFixture.bytes(for: tile),
+                "the failed read ended its transaction: the next one begins anew")
     }
 
     /// A WAL database maps its index, which may wait: its tiles are read by threads that may.

@@ -8,7 +8,7 @@ import Sockets
 import TileHTTP
 @testable import TileServer
 
-@Suite struct ArchiveLoopTests {
+@Suite(.timeLimit(.minutes(1))) struct ArchiveLoopTests {
     let folder = TemporaryFolder()
     let service: TileService
 

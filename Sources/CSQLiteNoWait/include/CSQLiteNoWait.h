@@ -6,9 +6,11 @@
 /// EAGAIN) fails with SQLITE_IOERR_READ, a check for a journal whose path is not in the
 /// kernel's caches (openat2 with RESOLVE_CACHED) with SQLITE_IOERR_ACCESS, and a WAL index is
 /// never mapped (SQLITE_IOERR_SHMMAP): the statement fails, and the caller hands the read to a
-/// thread that may wait. Locks are SQLite's usual fcntl(F_SETLK) locks, which never wait
-/// either (a connection opened with it should have a busy timeout of 0). Memory-mapped reads
-/// are off (a page fault would wait). Linux only: elsewhere it is not registered.
+/// thread that may wait. Locks are SQLite's usual fcntl(F_SETLK) locks, which do not wait for
+/// another process's lock (a connection opened with it should have a busy timeout of 0) and,
+/// like fstat, answer from memory on a local filesystem: use it only there (on NFS or FUSE
+/// they ask the server). Memory-mapped reads are off (a page fault would wait). Linux only:
+/// elsewhere it is not registered.
 
 /// The VFS's name, for sqlite3_open_v2.
 #define CSQLITE_NOWAIT_VFS "tilelayer-nowait"

@@ -20,7 +20,7 @@ final class MBTilesDatabase: Sendable {
     private let pool: SQLiteConnectionPool
     /// Connections that never wait, opened here (opening is file I/O) and never more: a reader
     /// that finds none free waits for the ordinary pool instead. None where such connections
-    /// cannot be had (not Linux) or would never succeed (a WAL database: its index is mapped).
+    /// cannot be had or should not be used (`readsWithoutWaiting`).
     private let readersWithoutWaiting: SQLiteReadersWithoutWaiting
     /// Whether `tiles` is a table with row ids (not a view, not `WITHOUT ROWID`): its blobs can
     /// then be read straight into the answer's bytes (`SQLiteConnection.readBlob`).
@@ -35,15 +35,20 @@ final class MBTilesDatabase: Sendable {
     ) throws(TileProviderError) {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let metadata = try Self.check(connection)
-        var usable = SQLiteConnection.withoutWaitingIsAvailable
-        if usable { usable = try !Self.usesWAL(connection) }
+        let tilesHaveRowIDs = try Self.tilesHaveRowIDs(connection)
+        var readers = 0
+        if readersWithoutWaiting > 0, try Self.readsWithoutWaiting(
+            connection, metadata: metadata,
+            lookup: tilesHaveRowIDs ? MBTilesSchema.selectTileRow : MBTilesSchema.selectTile) {
+            readers = readersWithoutWaiting
+        }
         self.path = path
         self.identity = identity
         self.metadata = metadata
-        self.tilesHaveRowIDs = try Self.tilesHaveRowIDs(connection)
+        self.tilesHaveRowIDs = tilesHaveRowIDs
         self.pool = SQLiteConnectionPool(path: path, maxIdle: maxIdleConnections, opened: [connection])
-        self.readersWithoutWaiting = try SQLiteReadersWithoutWaiting(
-            path: path, count: usable ? readersWithoutWaiting : 0, transactionLifetime: transactionLifetime)
+        self.readersWithoutWaiting = SQLiteReadersWithoutWaiting(
+            path: path, count: readers, transactionLifetime: transactionLifetime)
     }
 
     /// The bytes of the tile at `row` (TMS) of `column` at `zoom`.
@@ -80,7 +85,7 @@ final class MBTilesDatabase: Sendable {
                 bytes = tile
             }
             // Within the reader's transaction: the version of the bytes just read.
-            let version = TileContentVersion(file: identity, reader: connection.serial, changes: connection.changesSeen)
+            let version = TileContentVersion(file: identity, reader: connection.serial, dataVersion: connection.dataVersion)
             return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
         }
         return found ?? .mustWait
@@ -96,18 +101,44 @@ final class MBTilesDatabase: Sendable {
         }
     }
 
-    /// Whether `tiles` is a rowid table (see `tilesHaveRowIDs`).
+    /// Whether `tiles` is a rowid table (see `tilesHaveRowIDs`): a table, whose row ids can be
+    /// selected (a `WITHOUT ROWID` table's cannot).
     private static func tilesHaveRowIDs(_ connection: SQLiteConnection) throws(TileProviderError) -> Bool {
-        try connection.withStatement(MBTilesSchema.tilesDefinition) { (statement) throws(TileProviderError) in
-            guard try statement.step(), statement.text(0) == "table" else { return false }
-            return !(statement.text(1) ?? "").uppercased().contains("WITHOUT ROWID")
+        let isTable = try connection.withStatement(MBTilesSchema.tilesDefinition) { (statement) throws(TileProviderError) in
+            try statement.step() && statement.text(0) == "table"
+        }
+        guard isTable else { return false }
+        do {
+            try connection.withStatement(MBTilesSchema.selectAnyRowID) { (statement) throws(TileProviderError) in
+                _ = try statement.step()
+            }
+            return true
+        } catch {
+            return false
         }
     }
 
-    /// Whether the file is in WAL mode (a reader then maps its WAL index, which may wait).
-    private static func usesWAL(_ connection: SQLiteConnection) throws(TileProviderError) -> Bool {
-        try connection.withStatement("PRAGMA journal_mode") { (statement) throws(TileProviderError) in
+    /// Whether this file's tiles may be read by connections that never wait: such a read can
+    /// succeed here (`SQLiteConnection.canReadWithoutWaiting`: Linux, a local filesystem); the
+    /// file is not in WAL mode (the WAL index is mapped, which may wait); the tiles are not
+    /// vector tiles (served per client `Accept-Encoding`, by the workers); and SQLite finds a
+    /// tile by an index search (`lookup`'s plan scans no table: without an index a lookup reads
+    /// the whole file, which is no work for an event loop even from the page cache).
+    private static func readsWithoutWaiting(
+        _ connection: SQLiteConnection, metadata: MBTilesMetadata, lookup: String
+    ) throws(TileProviderError) -> Bool {
+        guard metadata.tileFormat != .pbf, SQLiteConnection.canReadWithoutWaiting(connection.path) else { return false }
+        let usesWAL = try connection.withStatement("PRAGMA journal_mode") { (statement) throws(TileProviderError) in
             try statement.step() && statement.text(0)?.lowercased() == "wal"
+        }
+        guard !usesWAL else { return false }
+        return try connection.withStatement("EXPLAIN QUERY PLAN " + lookup) { (statement) throws(TileProviderError) in
+            var steps = 0
+            while try statement.step() {
+                steps += 1
+                if (statement.text(3) ?? "").hasPrefix("SCAN") { return false }  // the plan's detail column
+            }
+            return steps > 0
         }
     }
 

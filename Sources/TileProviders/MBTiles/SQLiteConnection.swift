@@ -1,6 +1,10 @@
 internal import CSQLite
 internal import CSQLiteNoWait
 import Synchronization
+#if os(Linux)
+import CLinux
+import Glibc
+#endif
 
 /// One SQLite connection (RAII: closed when released), with its prepared statements kept for reuse.
 ///
@@ -15,8 +19,8 @@ final class SQLiteConnection: @unchecked Sendable {
         /// Read-write, created when missing.
         case readWriteCreate
         /// Read-only, never waiting: through the VFS that fails a read the page cache cannot
-        /// give (`CSQLiteNoWait`), with no busy timeout; for readers on event loops. Nil from
-        /// `init` where that VFS is not available.
+        /// give (`CSQLiteNoWait`), with no busy timeout; for readers on event loops. `init`
+        /// throws where that VFS is not available (see `canReadWithoutWaiting(_:)`).
         case readOnlyWithoutWaiting
     }
 
@@ -64,9 +68,30 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Whether `.readOnlyWithoutWaiting` connections can be opened here (Linux).
     static let withoutWaitingIsAvailable = csqlite_nowait_register() != 0
 
-    /// How many changes to the file this connection has seen others make since it opened it
-    /// (SQLite's data version: read after a statement stepped, it is that read's view).
-    var changesSeen: UInt32 {
+    /// Whether the file at `path` can be read without waiting: the VFS is there, the file is on
+    /// a local filesystem (elsewhere a lock or an `fstat` asks a server), and its folder opens
+    /// from the kernel's caches alone (`openat2` with `RESOLVE_CACHED`, which the VFS's journal
+    /// check needs: missing before Linux 5.12, or refused by a seccomp filter).
+    static func canReadWithoutWaiting(_ path: String) -> Bool {
+        #if os(Linux)
+        guard withoutWaitingIsAvailable, clinux_is_local_filesystem(path) != 0 else { return false }
+        var folder = path
+        if let slash = folder.lastIndex(of: "/") { folder = String(folder[..<slash]) } else { folder = "." }
+        let descriptor = clinux_open_cached(folder.isEmpty ? "/" : folder)
+        if descriptor >= 0 {
+            close(descriptor)  // a folder: no lock to drop
+            return true
+        }
+        return errno == EAGAIN  // not in the caches now: it may be later
+        #else
+        return false
+        #endif
+    }
+
+    /// A number that changes whenever SQLite finds the file changed by another connection
+    /// since this one last read it (SQLite's data version; a reset of its cache moves it too).
+    /// Read inside a read transaction, it names the contents that transaction reads.
+    var dataVersion: UInt32 {
         var version: UInt32 = 0
         _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
         return version

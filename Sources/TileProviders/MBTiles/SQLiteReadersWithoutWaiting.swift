@@ -9,10 +9,11 @@ import CLinux
 ///
 /// Within one read transaction SQLite takes no lock, checks no journal and re-reads no header:
 /// a read is the B-tree walk over pages it holds, plus a `preadv2` for each page it does not.
-/// A transaction is ended by the next read once it is `transactionLifetime` old, and by a timer
-/// when no read comes: so another process's write waits for at most about that long (its
-/// `PENDING` lock then keeps new transactions from starting: they fail at once, and the read
-/// goes to a thread that may wait), and a change made elsewhere is seen here that much later.
+/// A transaction is ended by the next read once it is `transactionLifetime` old, or by a timer
+/// armed when it begins, `transactionLifetime` later, when no read comes: so another process's
+/// write waits for about that long at most (its `PENDING` lock then keeps new transactions from
+/// starting: they fail at once, and the read goes to a thread that may wait), and a change made
+/// elsewhere is seen here that much later. A failed read ends its transaction at once.
 /// A reader is taken with a try-lock, the thread's own first: a read never blocks on another.
 final class SQLiteReadersWithoutWaiting: Sendable {
     private struct Reader {
@@ -43,36 +44,34 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     private let slots: [Slot]
     /// How long a read transaction is kept open.
     let transactionLifetime: Duration
-    /// Ends transactions no read ended (nil without readers).
-    private nonisolated(unsafe) let releaser: DispatchSourceTimer?
+    /// Ends the transactions no read ended: a one-shot timer, armed when a transaction begins
+    /// and it is not armed already, re-armed by its handler while transactions stay open.
+    /// `DispatchSourceTimer` is thread-safe but not marked `Sendable`; it is only scheduled and
+    /// cancelled (by `deinit`) after `init`.
+    private nonisolated(unsafe) let releaser: DispatchSourceTimer
+    private let releaserArmed = Atomic<Bool>(false)
 
-    /// `count` connections to `path` (opened now: opening is file I/O).
-    init(path: String, count: Int, transactionLifetime: Duration) throws(TileProviderError) {
+    /// How late the releaser may fire, at most (Dispatch's leeway).
+    private static let releaserLeeway = DispatchTimeInterval.milliseconds(10)
+
+    /// Up to `count` connections to `path`, opened now (opening is file I/O). SQLite reads the
+    /// file's header as it opens, through the VFS that never waits: a connection that cannot
+    /// (the header not in the page cache, a filesystem without `RWF_NOWAIT`) is left out, and
+    /// with none at all every read goes to the threads that may wait.
+    init(path: String, count: Int, transactionLifetime: Duration) {
         var slots: [Slot] = []
-        for _ in 0 ..< count { slots.append(Slot(try SQLiteConnection(path: path, mode: .readOnlyWithoutWaiting))) }
+        for _ in 0 ..< count {
+            guard let connection = try? SQLiteConnection(path: path, mode: .readOnlyWithoutWaiting) else { break }
+            slots.append(Slot(connection))
+        }
         self.slots = slots
         self.transactionLifetime = transactionLifetime
-        guard !slots.isEmpty else {
-            releaser = nil
-            return
-        }
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        let interval = DispatchTimeInterval.nanoseconds(Int(max(transactionLifetime, .milliseconds(10)).nanoseconds))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: interval)
-        timer.setEventHandler { [slots] in
-            let now = ContinuousClock.now
-            for slot in slots {
-                _ = slot.withReaderIfFree { reader in Self.endTransaction(of: &reader, ifBegunBefore: now - transactionLifetime) }
-            }
-        }
-        timer.resume()
-        releaser = timer
+        releaser = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        releaser.setEventHandler { [weak self] in self?.endTransactionsNoReadEnded() }
+        releaser.activate()
     }
 
-    deinit { releaser?.cancel() }
-
-    /// Whether there are readers at all.
-    var isEmpty: Bool { slots.isEmpty }
+    deinit { releaser.cancel() }
 
     /// `body` on a free reader, in its read transaction (begun now if it has none, or had one
     /// older than `transactionLifetime`); nil when every reader is busy or `body` failed.
@@ -90,9 +89,14 @@ final class SQLiteReadersWithoutWaiting: Sendable {
                             _ = try statement.step()
                         }
                         reader.transactionBegan = now
+                        armReleaser()
                     }
                     return try body(reader.connection)
                 } catch {
+                    // A failed read (a page not in the page cache, a lock held elsewhere) may
+                    // leave SQLite's transaction rolled back but its lock held by the BLOB
+                    // handle: end both now, not at the next read.
+                    Self.endTransaction(of: &reader)
                     return nil
                 }
             }
@@ -101,20 +105,47 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         return nil
     }
 
-    /// Ends `reader`'s transaction if it began before `deadline`, or if SQLite ended it (a
-    /// failed read rolls it back).
-    private static func endTransaction(of reader: inout Reader, ifBegunBefore deadline: ContinuousClock.Instant) {
-        guard let began = reader.transactionBegan else { return }
-        guard reader.connection.isInTransaction else {
-            reader.connection.closeBlob()
-            reader.transactionBegan = nil
-            return
+    /// Schedules the releaser `transactionLifetime` from now, unless it is scheduled.
+    private func armReleaser() {
+        guard releaserArmed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        let (seconds, attoseconds) = transactionLifetime.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        releaser.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: Self.releaserLeeway)
+    }
+
+    /// The releaser's handler: ends each free reader's transaction that is `transactionLifetime`
+    /// old; if any stays open (a younger one, or one whose reader was busy), arms again.
+    private func endTransactionsNoReadEnded() {
+        releaserArmed.store(false, ordering: .releasing)
+        let deadline = ContinuousClock.now - transactionLifetime
+        var stillOpen = false
+        for slot in slots {
+            let open = slot.withReaderIfFree { reader -> Bool in
+                Self.endTransaction(of: &reader, ifBegunBefore: deadline)
+                return reader.transactionBegan != nil
+            }
+            stillOpen = stillOpen || open ?? true
         }
-        guard began < deadline else { return }
-        reader.connection.closeBlob()  // an open BLOB handle would keep the transaction open
-        try? reader.connection.withStatement("COMMIT") { (statement) throws(TileProviderError) in _ = try statement.step() }
-        if reader.connection.isInTransaction { try? reader.connection.execute("ROLLBACK") }
-        reader.transactionBegan = nil
+        if stillOpen { armReleaser() }
+    }
+
+    /// Ends `reader`'s transaction if it began before `deadline` (any time when nil), or if
+    /// SQLite ended it (a failed read rolls it back); its BLOB handle first, which would keep
+    /// it open.
+    private static func endTransaction(of reader: inout Reader, ifBegunBefore deadline: ContinuousClock.Instant? = nil) {
+        guard let began = reader.transactionBegan else { return }
+        let connection = reader.connection
+        if connection.isInTransaction {
+            if let deadline, began >= deadline { return }
+            connection.closeBlob()
+            try? connection.withStatement("COMMIT") { (statement) throws(TileProviderError) in _ = try statement.step() }
+            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        } else {
+            connection.closeBlob()
+        }
+        // Kept when SQLite could end it neither way: the next read tries again.
+        if !connection.isInTransaction { reader.transactionBegan = nil }
     }
 
     /// A number for the calling thread, so each event loop tries its own reader first.
@@ -124,13 +155,5 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         #else
         0
         #endif
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds.
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

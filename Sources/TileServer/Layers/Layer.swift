@@ -109,11 +109,16 @@ public final class Layer: Sendable {
             openFiles = nil
         }
         if case .sync(let provider) = source, let archive = provider as? any WithoutWaitingTileProvider,
-           diskTier == nil, settings.cache.memory == false, (settings.format ?? .png) != .pbf {
+           Self.keepsNoTiles(settings), (settings.format ?? .png) != .pbf {
             archiveWithoutWaiting = archive
         } else {
             archiveWithoutWaiting = nil
         }
+    }
+
+    /// Whether a layer of `settings` keeps none of its tiles: no memory cache, no disk tier.
+    static func keepsNoTiles(_ settings: LayerSettings) -> Bool {
+        settings.cache.memory == false && settings.cache.disk == nil
     }
 
     /// The generation of answers asked for now: this build, and the clears of the layer and its members.

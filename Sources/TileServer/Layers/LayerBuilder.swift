@@ -22,7 +22,8 @@ struct LayerBuilder {
     /// the disk tier of `previous` (the layer it replaces on a reload) when the folder is the same.
     func build(_ original: LayerSettings, members: [String: Layer], previous: Layer? = nil) throws(ConfigurationError) -> Layer {
         var settings = original
-        let context = SourceBuildContext(layerName: settings.name, tileSize: settings.tileSize, layers: members,
+        let context = SourceBuildContext(layerName: settings.name, tileSize: settings.tileSize,
+                                         keepsNoTiles: Layer.keepsNoTiles(settings), layers: members,
                                          registry: registry, logger: logger, metrics: metrics, key: key, file: file)
         let built: BuiltSource
         do {

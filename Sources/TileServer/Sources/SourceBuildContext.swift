@@ -9,6 +9,10 @@ public struct SourceBuildContext: Sendable {
     public let layerName: String
     /// The layer's tile size (256 or 512).
     public let tileSize: Int
+    /// Whether the layer keeps none of its tiles (`cache: {memory: false}`, no disk tier): the
+    /// event loops then read its native tiles themselves where the source can
+    /// (`WithoutWaitingTileProvider`, see `Layer.archiveWithoutWaiting`), and it prepares to.
+    public let keepsNoTiles: Bool
     /// Layers already built (a composite's members are built first).
     public let layers: [String: Layer]
     /// The registry the configuration was read with.

@@ -1,5 +1,4 @@
 import Synchronization
-import TileGeometry
 import TileHTTP
 import TileProviders
 
@@ -112,10 +111,4 @@ extension TileFingerprints where Key == FileIdentity {
 
     /// The fingerprint of this version of the file if it was made before (no read).
     func known(_ file: TileFile) -> TileFingerprint? { known(file.identity) }
-}
-
-/// One tile of an archive (MBTiles) in one version of its contents, as its reader saw it.
-struct ArchiveTileVersion: Hashable, Sendable {
-    let contents: TileContentVersion
-    let tile: TileCoordinate
 }

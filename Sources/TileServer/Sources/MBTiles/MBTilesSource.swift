@@ -17,8 +17,9 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
     public func readinessProblem() -> String? { LayerReadiness.problem(at: path, folder: false) }
 
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
-        // One connection that never waits per event loop (the server runs one per core by default).
-        let provider = try MBTilesTileProvider(path: path, readersWithoutWaiting: System.coreCount)
+        // A layer that keeps no tiles is read on the event loops: a connection that never waits
+        // for each (the server runs one per core by default).
+        let provider = try MBTilesTileProvider(path: path, readersWithoutWaiting: context.keepsNoTiles ? System.coreCount : 0)
         return BuiltSource(
             source: .sync(provider),
             format: provider.metadata.tileFormat.map { SourceFormat($0, from: "the format metadata of \(path)") },
