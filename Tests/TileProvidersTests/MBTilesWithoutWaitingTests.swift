@@ -22,6 +22,11 @@ import TileGeometry
         return false
     }
 
+    private func isNoTile(_ found: TileWithoutWaiting) -> Bool {
+        if case .noTile = found { return true }
+        return false
+    }
+
     @Test func everyTileReadWithoutWaitingIsTheOneTileForGives() throws {
         let fixture = try MBTilesFixture()
         let tiles = MBTilesFixture.pyramid(0 ... 3)
@@ -37,14 +42,10 @@ import TileGeometry
             #expect(bytes(found) == expected.data)
             if case .tile(_, _, let lastModified) = found { #expect(lastModified == expected.lastModified) }
         }
-        guard case .noTile = provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 4)) else {
-            Issue.record("a tile the file does not hold is no tile")
-            return
-        }
-        guard case .noTile = provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 2, zoom: 1)) else {
-            Issue.record("a tile outside the grid is no tile")
-            return
-        }
+        #expect(isNoTile(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 4))),
+                "a tile the file does not hold is no tile")
+        #expect(isNoTile(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 2, zoom: 1))), "a tile outside the grid is no tile")
+        #expect(provider.readersWithoutWaitingProblem == nil)
     }
 
     /// A deduplicating layout, `tiles` a view over `map` and `images`, is read through the view.
@@ -60,10 +61,7 @@ import TileGeometry
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600))
         #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 1))) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1])
         #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(x: 1, y: 0, zoom: 1))) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1])
-        guard case .noTile = provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 1, zoom: 1)) else {
-            Issue.record("a tile the map does not hold is no tile")
-            return
-        }
+        #expect(isNoTile(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 1, zoom: 1))), "a tile the map does not hold is no tile")
     }
 
     /// A file whose tiles have no index would be scanned whole for each tile: never on a loop.
@@ -78,6 +76,8 @@ import TileGeometry
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600))
         #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 0))))
         #expect(try provider.tileFor(x: 0, y: 0, zoom: 0) != .noTile)
+        #expect(provider.readersWithoutWaitingProblem?.contains("no index") == true,
+                "\(provider.readersWithoutWaitingProblem ?? "no problem named")")
     }
 
     /// Tiles larger than a page (their bytes in overflow pages) read whole, one after another
@@ -190,9 +190,11 @@ import TileGeometry
                      "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         let none = SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1))
         #expect(none.read { _ in 1 } == nil, "no reader: the header was not in the page cache")
+        #expect(none.count == 0)
         _ = try MBTilesTileProvider(path: file)  // reads the header (and the schema) back in
         let two = SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1))
         #expect(two.read { _ in 1 } == 1)
+        #expect(two.count == 2)
     }
 
     /// Another connection's exclusive lock (a writer committing) is not waited for.
@@ -221,6 +223,7 @@ import TileGeometry
         #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))))
         #expect(try provider.tileFor(x: 0, y: 0, zoom: 0) == .tile(Tile(data: MBTilesFixture.bytes(for: tile),
                                                                           lastModified: provider.tileLastModified)))
+        #expect(provider.readersWithoutWaitingProblem?.contains("WAL") == true)
     }
 
     /// A check of the file that falls due is made on another thread: the loop reads on, and

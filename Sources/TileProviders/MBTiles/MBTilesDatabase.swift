@@ -20,8 +20,11 @@ final class MBTilesDatabase: Sendable {
     private let pool: SQLiteConnectionPool
     /// Connections that never wait, opened here (opening is file I/O) and never more: a reader
     /// that finds none free waits for the ordinary pool instead. None where such connections
-    /// cannot be had or should not be used (`readsWithoutWaiting`).
+    /// cannot be had or should not be used (`problemReadingWithoutWaiting`).
     private let readersWithoutWaiting: SQLiteReadersWithoutWaiting
+    /// Why no connection that never waits was opened when some were asked for (nil: opened, or
+    /// none asked for): every read of this file goes to the threads that may wait.
+    let readersWithoutWaitingProblem: String?
     /// Whether `tiles` is a table with row ids (not a view, not `WITHOUT ROWID`): its blobs can
     /// then be read straight into the answer's bytes (`SQLiteConnection.readBlob`).
     private let tilesHaveRowIDs: Bool
@@ -36,19 +39,25 @@ final class MBTilesDatabase: Sendable {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let metadata = try Self.check(connection)
         let tilesHaveRowIDs = try Self.tilesHaveRowIDs(connection)
-        var readers = 0
-        if readersWithoutWaiting > 0, try Self.readsWithoutWaiting(
-            connection, metadata: metadata,
-            lookup: tilesHaveRowIDs ? MBTilesSchema.selectTileRow : MBTilesSchema.selectTile) {
-            readers = readersWithoutWaiting
+        var problem: String?
+        if readersWithoutWaiting > 0 {
+            problem = try Self.problemReadingWithoutWaiting(
+                connection, metadata: metadata,
+                lookup: tilesHaveRowIDs ? MBTilesSchema.selectTileRow : MBTilesSchema.selectTile)
+        }
+        let readers = SQLiteReadersWithoutWaiting(
+            path: path, count: problem == nil ? readersWithoutWaiting : 0, transactionLifetime: transactionLifetime)
+        if readersWithoutWaiting > 0, problem == nil, readers.count == 0 {
+            problem = "its header could not be read without waiting when it was opened (not in the page cache, "
+                + "or a filesystem that refuses RWF_NOWAIT, as overlayfs does)"
         }
         self.path = path
         self.identity = identity
         self.metadata = metadata
         self.tilesHaveRowIDs = tilesHaveRowIDs
         self.pool = SQLiteConnectionPool(path: path, maxIdle: maxIdleConnections, opened: [connection])
-        self.readersWithoutWaiting = SQLiteReadersWithoutWaiting(
-            path: path, count: readers, transactionLifetime: transactionLifetime)
+        self.readersWithoutWaiting = readers
+        self.readersWithoutWaitingProblem = problem
     }
 
     /// The bytes of the tile at `row` (TMS) of `column` at `zoom`.
@@ -118,21 +127,25 @@ final class MBTilesDatabase: Sendable {
         }
     }
 
-    /// Whether this file's tiles may be read by connections that never wait: such a read can
-    /// succeed here (`SQLiteConnection.canReadWithoutWaiting`: Linux, a local filesystem); the
-    /// file is not in WAL mode (the WAL index is mapped, which may wait); the tiles are not
-    /// vector tiles (served per client `Accept-Encoding`, by the workers); and SQLite finds a
-    /// tile by an index search (`lookup`'s plan scans no table: without an index a lookup reads
-    /// the whole file, which is no work for an event loop even from the page cache).
-    private static func readsWithoutWaiting(
+    /// Why this file's tiles may not be read by connections that never wait, nil when they may:
+    /// such a read must be able to succeed here (`SQLiteConnection.canReadWithoutWaiting`:
+    /// Linux, a local filesystem); the file must not be in WAL mode (the WAL index is mapped,
+    /// which may wait), nor hold vector tiles (served per client `Accept-Encoding`, by the
+    /// workers); and SQLite must find a tile by an index search (`lookup`'s plan scans no table:
+    /// without an index a lookup reads the whole file, no work for an event loop even from the
+    /// page cache).
+    private static func problemReadingWithoutWaiting(
         _ connection: SQLiteConnection, metadata: MBTilesMetadata, lookup: String
-    ) throws(TileProviderError) -> Bool {
-        guard metadata.tileFormat != .pbf, SQLiteConnection.canReadWithoutWaiting(connection.path) else { return false }
+    ) throws(TileProviderError) -> String? {
+        if metadata.tileFormat == .pbf { return "its tiles are vector tiles (each answered per client Accept-Encoding)" }
+        guard SQLiteConnection.canReadWithoutWaiting(connection.path) else {
+            return "reads that never wait are not possible there (not Linux, not a local filesystem, or no openat2 RESOLVE_CACHED)"
+        }
         let usesWAL = try connection.withStatement("PRAGMA journal_mode") { (statement) throws(TileProviderError) in
             try statement.step() && statement.text(0)?.lowercased() == "wal"
         }
-        guard !usesWAL else { return false }
-        return try connection.withStatement("EXPLAIN QUERY PLAN " + lookup) { (statement) throws(TileProviderError) in
+        if usesWAL { return "it is in WAL mode (its WAL index is mapped, which may wait)" }
+        let searches = try connection.withStatement("EXPLAIN QUERY PLAN " + lookup) { (statement) throws(TileProviderError) in
             var steps = 0
             while try statement.step() {
                 steps += 1
@@ -140,6 +153,7 @@ final class MBTilesDatabase: Sendable {
             }
             return steps > 0
         }
+        return searches ? nil : "a tile lookup scans a table (no index on zoom_level, tile_column, tile_row)"
     }
 
     /// Checks the schema and reads the metadata over `connection`.

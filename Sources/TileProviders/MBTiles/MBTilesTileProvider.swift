@@ -48,6 +48,11 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// The metadata of the file last opened successfully (name, bounds, center, zoom range, attribution…).
     public var metadata: MBTilesMetadata { file.lastOpened.metadata }
 
+    /// Why the file last opened successfully is not read without waiting although
+    /// `readersWithoutWaiting` asked for it to be (nil: it is, or it was not asked): every tile
+    /// then goes through `tile(for:)`.
+    public var readersWithoutWaitingProblem: String? { file.lastOpened.readersWithoutWaitingProblem }
+
     public func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult {
         guard Self.isInGrid(x: x, y: y, zoom: zoom) else { return .noTile }
         switch file.current() {

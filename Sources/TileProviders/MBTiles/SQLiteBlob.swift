@@ -3,6 +3,9 @@ internal import CSQLite
 /// An open SQLite BLOB handle (incremental I/O) on one column of a rowid table, read-only,
 /// closed when released. It keeps its connection's read transaction open while it lives.
 final class SQLiteBlob {
+    /// The table and column it reads.
+    let table: String
+    let column: String
     private let handle: OpaquePointer
     private unowned let connection: SQLiteConnection
 
@@ -14,6 +17,8 @@ final class SQLiteBlob {
             sqlite3_blob_close(blob)
             throw connection.error(code, while: "opening \(table).\(column) of row \(row)")
         }
+        self.table = table
+        self.column = column
         self.handle = blob
         self.connection = connection
     }

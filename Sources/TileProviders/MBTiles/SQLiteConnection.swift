@@ -120,11 +120,12 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// The bytes of `column` in row `row` of `table`, read straight into the array (no copy
-    /// through SQLite's own buffer), through a BLOB handle kept open and moved from row to row.
-    /// The handle keeps a read transaction open: call `closeBlob()` before ending it.
+    /// through SQLite's own buffer), through a BLOB handle kept open and moved from row to row
+    /// (opened again for another table or column). The handle keeps a read transaction open:
+    /// call `closeBlob()` before ending it.
     func readBlob(table: String, column: String, row: Int64) throws(TileProviderError) -> [UInt8] {
         do throws(TileProviderError) {
-            if let blob {
+            if let blob, blob.table == table, blob.column == column {
                 try blob.move(to: row)
                 return try blob.read()
             }

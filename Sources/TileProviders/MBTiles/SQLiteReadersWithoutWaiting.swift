@@ -73,6 +73,9 @@ final class SQLiteReadersWithoutWaiting: Sendable {
 
     deinit { releaser.cancel() }
 
+    /// Readers opened.
+    var count: Int { slots.count }
+
     /// `body` on a free reader, in its read transaction (begun now if it has none, or had one
     /// older than `transactionLifetime`); nil when every reader is busy or `body` failed.
     func read<Result>(_ body: (SQLiteConnection) throws(TileProviderError) -> Result) -> Result? {

@@ -12,7 +12,7 @@ extension TileService {
     /// ones are answered per client `Accept-Encoding`, on the ordinary path).
     func archiveTileResponseWithoutWaiting(_ request: HTTPRequest, key: TileKey, layer: Layer) -> HTTPResponse? {
         guard let archive = layer.archiveWithoutWaiting, layer.servesNatively(scale: key.scale) else { return nil }
-        var response: HTTPResponse
+        let response: HTTPResponse
         switch archive.tileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
         case .mustWait:
             return nil
@@ -27,8 +27,6 @@ extension TileService {
             response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: .bytes(bytes))
         }
         pipeline.metrics[layer.name]?.providerCalls.increment()
-        response.note = TileCacheUse.bypass.rawValue
-        response.route = MetricsRoute.tile
-        return response
+        return noted(response, cacheUse: .bypass)
     }
 }

@@ -52,7 +52,7 @@ extension TileService {
                   !pipeline.cache.admits(TilePipeline.stamped(key, layer: layer), cost: file.size + TileOutcome.entryOverhead)
             else { return nil }
         }
-        var response: HTTPResponse
+        let response: HTTPResponse
         if let file = opened {
             // A version not seen before is read and hashed once: on the loop only from the page cache.
             guard let fingerprint = mayBlock ? pipeline.fileFingerprints.fingerprint(of: file, format: layer.format)
@@ -66,8 +66,6 @@ extension TileService {
         let counters = pipeline.metrics[layer.name]
         if layer.cachesInMemory { counters?.misses.increment() }
         counters?.providerCalls.increment()
-        response.note = (layer.cachesInMemory ? TileCacheUse.miss : TileCacheUse.bypass).rawValue
-        response.route = MetricsRoute.tile
-        return response
+        return noted(response, cacheUse: layer.cachesInMemory ? .miss : .bypass)
     }
 }

@@ -91,7 +91,7 @@ extension TileService {
 
     /// A tile answer labelled for the access log (the cache's part, ",stale" for a stale copy)
     /// and the metrics (route "tile").
-    private func noted(_ answer: HTTPResponse, cacheUse: TileCacheUse, stale: Bool) -> HTTPResponse {
+    func noted(_ answer: HTTPResponse, cacheUse: TileCacheUse, stale: Bool = false) -> HTTPResponse {
         var response = answer
         response.note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
         response.route = MetricsRoute.tile

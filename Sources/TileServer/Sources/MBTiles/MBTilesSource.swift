@@ -20,6 +20,9 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
         // A layer that keeps no tiles is read on the event loops: a connection that never waits
         // for each (the server runs one per core by default).
         let provider = try MBTilesTileProvider(path: path, readersWithoutWaiting: context.keepsNoTiles ? System.coreCount : 0)
+        if let problem = provider.readersWithoutWaitingProblem {
+            context.logger.notice("layer \"\(context.layerName)\": \(path) is read by the worker threads, not the event loops: \(problem)")
+        }
         return BuiltSource(
             source: .sync(provider),
             format: provider.metadata.tileFormat.map { SourceFormat($0, from: "the format metadata of \(path)") },
