@@ -41,6 +41,10 @@ public final class ServerRunner: @unchecked Sendable {
         let factory = TileMetrics.makeFactory(registry: registry)
         let state = try ServiceState(configuration: configuration, logger: logger, metrics: factory)
         let settings = configuration.server
+        // Descriptors for the tile files kept open beside the connections (the HTTP server
+        // raises the limit for its connections alone).
+        let openFiles = OpenFileBudget.shared.fit(maxConnections: settings.maxConnections)
+        logger.debug("tile files kept open at most", metadata: ["files": "\(openFiles)"])
         service = TileService(state: state, logger: logger, metrics: registry, configurationSource: configurationSource)
         var http = HTTPServerConfiguration(
             host: settings.host, port: settings.port,

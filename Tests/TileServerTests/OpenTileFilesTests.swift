@@ -78,4 +78,43 @@ import TileProviders
         _ = try open(files, 3, opens: &opens)
         #expect(files.count == 1)
     }
+
+    /// Two layers' tables share one budget: a full budget makes a table give up its own oldest
+    /// file, and a table with nothing to give up keeps nothing; dropped tables give theirs back.
+    @Test func tablesShareTheProcessBudget() throws {
+        let budget = OpenFileBudget(capacity: 3)
+        var first: OpenTileFiles? = OpenTileFiles(validity: 60, budget: budget)
+        let second = OpenTileFiles(validity: 60, budget: budget)
+        var opens = 0
+        for x in 0 ..< 3 { _ = try open(try #require(first), x, opens: &opens) }
+        #expect(budget.inUse == 3)
+        let file = try #require(try open(second, 3, opens: &opens))
+        #expect(second.count == 0, "the second table had nothing to give up")
+        #expect(file.size > 0, "the file opened is still answered with")
+        _ = try open(try #require(first), 3, opens: &opens)
+        #expect(first?.count == 3, "the first table gave up its oldest")
+        #expect(budget.inUse == 3)
+        _ = try open(try #require(first), 0, opens: &opens)
+        #expect(opens == 6, "tile 0 was the one given up, so it was opened again")
+        first?.removeAll { $0.tile.x == 0 }
+        #expect(budget.inUse == 2)
+        first = nil
+        #expect(budget.inUse == 0)
+        _ = try open(second, 3, opens: &opens)
+        #expect(second.count == 1)
+        #expect(budget.inUse == 1)
+    }
+
+    /// The budget fits the open-file limit: what the connections and the reserve leave, at least
+    /// a sixteenth of the limit, at most the preferred count.
+    @Test func theBudgetFitsTheOpenFileLimit() {
+        #expect(OpenFileBudget.capacity(openFileLimit: 1_048_576, maxConnections: 10_000) == OpenFileBudget.preferredCapacity)
+        #expect(OpenFileBudget.capacity(openFileLimit: 18_000, maxConnections: 10_000) == 18_000 - 10_000 - 1024)
+        #expect(OpenFileBudget.capacity(openFileLimit: 1024, maxConnections: 10_000) == 64)
+        let budget = OpenFileBudget(capacity: 1)
+        #expect(budget.claim())
+        #expect(!budget.claim())
+        budget.release()
+        #expect(budget.claim())
+    }
 }

@@ -5,7 +5,9 @@ import TileProviders
 /// The open files of a layer's tiles sent straight from disk, kept for `validity` seconds like
 /// nginx's `open_file_cache`: a hot tile costs no `open`, `fstat` or `close`. After `validity`
 /// the next request opens the path again, so a replaced file is served within that time (a
-/// cache clear of the layer drops every open file at once).
+/// cache clear of the layer drops every open file at once). How many are kept is bounded by
+/// `capacity` and, across every layer's table, by the process's `OpenFileBudget`: when the
+/// budget is spent, a table gives up its own oldest file for a new one.
 final class OpenTileFiles: Sendable {
     private struct Entry {
         let file: TileFile
@@ -40,21 +42,26 @@ final class OpenTileFiles: Sendable {
 
     /// Seconds an open file is used before its path is opened again.
     let validity: Double
-    /// Open files kept at most.
+    /// Open files this table keeps at most (the budget may allow fewer).
     let capacity: Int
+    /// The descriptors this table shares with the other layers' tables.
+    private let budget: OpenFileBudget
     /// `validity` in nanoseconds.
     private let horizon: UInt64
     private let table = Mutex(Table())
 
     /// Default `validity`, seconds.
     static let defaultValidity = 1.0
-    /// Default `capacity`: far below a process's descriptor limit, above a busy view's tiles.
-    static let defaultCapacity = 512
 
-    init(validity: Double = defaultValidity, capacity: Int = defaultCapacity) {
+    init(validity: Double = defaultValidity, capacity: Int = .max, budget: OpenFileBudget = .shared) {
         self.validity = validity
         self.capacity = capacity
+        self.budget = budget
         horizon = UInt64(validity * 1e9)
+    }
+
+    deinit {
+        budget.release(table.withLock { $0.entries.count })
     }
 
     /// The open file of `key`: kept, or opened by `open` (nil: no tile, not kept).
@@ -64,6 +71,7 @@ final class OpenTileFiles: Sendable {
         if let kept = kept(for: key) { return kept }
         guard let file = try open() else {
             let dropped = table.withLock { $0.entries.removeValue(forKey: key) }
+            if dropped != nil { budget.release() }
             _ = dropped  // closed here, after the lock
             return nil
         }
@@ -78,7 +86,8 @@ final class OpenTileFiles: Sendable {
     }
 
     /// Keeps `file`, just opened for `key`, for `validity` seconds, dropping the oldest files
-    /// when they have expired or the table is full.
+    /// when they have expired, the table is full, or the budget is spent (with nothing of
+    /// this table's left to drop, `file` is not kept: it closes once its answer is sent).
     func keep(_ file: TileFile, for key: TileKey) {
         let now = Monotonic.nanoseconds
         // Files dropped here are released (closed) after the lock, not inside it (this runs on
@@ -87,7 +96,20 @@ final class OpenTileFiles: Sendable {
         let replaced = table.withLock { table -> Entry? in
             while table.start < table.order.count,
                   table.entries.count >= capacity || hasExpired(table.order[table.start].opened, at: now) {
-                if let entry = table.dropOldest() { dropped.append(entry) }
+                if let entry = table.dropOldest() {
+                    dropped.append(entry)
+                    budget.release()
+                }
+            }
+            // A key kept again reuses its descriptor's share of the budget.
+            if table.entries[key] == nil {
+                while !budget.claim() {
+                    guard table.start < table.order.count else { return nil }
+                    if let entry = table.dropOldest() {
+                        dropped.append(entry)
+                        budget.release()
+                    }
+                }
             }
             table.order.append((key, now))
             return table.entries.updateValue(Entry(file: file, opened: now), forKey: key)
@@ -104,11 +126,12 @@ final class OpenTileFiles: Sendable {
 
     /// Closes (releases) every kept file for which `matches` holds, all when nil.
     func removeAll(where matches: ((TileKey) -> Bool)? = nil) {
-        let dropped = table.withLock { table -> [TileKey: Entry] in
+        let (dropped, closing) = table.withLock { table -> ([TileKey: Entry], Int) in
             let all = table.entries
             if let matches { table.entries = all.filter { !matches($0.key) } } else { table = Table() }
-            return all
+            return (all, all.count - table.entries.count)
         }
+        budget.release(closing)
         _ = dropped  // closed here, after the lock
     }
 

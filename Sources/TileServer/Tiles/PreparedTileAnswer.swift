@@ -29,9 +29,13 @@ final class PreparedTileAnswer: Sendable {
     /// for a file's answer) by `make` the first time (or after a change).
     func response(layer: Layer, cors: CORSKey, make: () -> HTTPResponse) -> HTTPResponse {
         let cacheControl = layer.cacheControl
-        if let kept = entry.withLock({ $0 }), kept.cacheControl == cacheControl, kept.cors == cors {
-            return kept.response
+        // Compared in place: only the answer leaves the lock (one reference counted, not the
+        // entry's strings as well; both event loops read here on every hot request).
+        let kept = entry.withLock { entry -> HTTPResponse? in
+            guard let entry, entry.cacheControl == cacheControl, entry.cors == cors else { return nil }
+            return entry.response
         }
+        if let kept { return kept }
         let made = make()
         entry.withLock { $0 = Entry(cacheControl: cacheControl, cors: cors, response: made) }
         return made
