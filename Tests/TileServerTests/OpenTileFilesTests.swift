@@ -83,8 +83,8 @@ import TileProviders
     /// file, and a table with nothing to give up keeps nothing; dropped tables give theirs back.
     @Test func tablesShareTheProcessBudget() throws {
         let budget = OpenFileBudget(capacity: 3)
-        var first: OpenTileFiles? = OpenTileFiles(validity: 60, budget: budget)
-        let second = OpenTileFiles(validity: 60, budget: budget)
+        var first: OpenTileFiles? = OpenTileFiles(validity: 60, budget: budget, guaranteed: 0)
+        let second = OpenTileFiles(validity: 60, budget: budget, guaranteed: 0)
         var opens = 0
         for x in 0 ..< 3 { _ = try open(try #require(first), x, opens: &opens) }
         #expect(budget.inUse == 3)
@@ -103,6 +103,24 @@ import TileProviders
         _ = try open(second, 3, opens: &opens)
         #expect(second.count == 1)
         #expect(budget.inUse == 1)
+    }
+
+    /// A table keeps its guaranteed few while another holds the whole budget, counted in it.
+    @Test func aTableKeepsItsGuaranteedFilesWhenTheBudgetIsSpent() throws {
+        let budget = OpenFileBudget(capacity: 2)
+        let busy = OpenTileFiles(validity: 60, budget: budget, guaranteed: 0)
+        let quiet = OpenTileFiles(validity: 60, budget: budget, guaranteed: 1)
+        var opens = 0
+        for x in 0 ..< 2 { _ = try open(busy, x, opens: &opens) }
+        _ = try open(quiet, 2, opens: &opens)
+        _ = try open(quiet, 2, opens: &opens)
+        #expect(opens == 3, "the quiet table kept its file")
+        #expect(quiet.count == 1)
+        #expect(budget.inUse == 3)
+        _ = try open(quiet, 3, opens: &opens)
+        #expect(quiet.count == 1, "beyond its guarantee it gives up its own oldest")
+        #expect(busy.count == 2)
+        #expect(budget.inUse == 3)
     }
 
     /// The budget fits the open-file limit: what the connections and the reserve leave, at least

@@ -28,8 +28,13 @@ final class OpenFileBudget: Sendable {
     /// Open files counted now.
     var inUse: Int { used.load(ordering: .relaxed) }
 
-    /// Takes one file of the budget; false when none is left.
-    func claim() -> Bool {
+    /// Takes one file of the budget; false when none is left, unless `evenIfSpent` (a table's
+    /// guaranteed few, counted all the same).
+    func claim(evenIfSpent: Bool = false) -> Bool {
+        if evenIfSpent {
+            used.add(1, ordering: .relaxed)
+            return true
+        }
         var current = used.load(ordering: .relaxed)
         while current < capacity.load(ordering: .relaxed) {
             let (exchanged, original) = used.compareExchange(

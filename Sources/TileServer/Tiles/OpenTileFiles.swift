@@ -7,7 +7,8 @@ import TileProviders
 /// the next request opens the path again, so a replaced file is served within that time (a
 /// cache clear of the layer drops every open file at once). How many are kept is bounded by
 /// `capacity` and, across every layer's table, by the process's `OpenFileBudget`: when the
-/// budget is spent, a table gives up its own oldest file for a new one.
+/// budget is spent, a table gives up its own oldest file for a new one, but keeps up to
+/// `guaranteed` files whatever the others hold (one busy layer cannot starve the rest).
 final class OpenTileFiles: Sendable {
     private struct Entry {
         let file: TileFile
@@ -46,6 +47,8 @@ final class OpenTileFiles: Sendable {
     let capacity: Int
     /// The descriptors this table shares with the other layers' tables.
     private let budget: OpenFileBudget
+    /// Files this table keeps even when the budget is spent.
+    let guaranteed: Int
     /// `validity` in nanoseconds.
     private let horizon: UInt64
     private let table = Mutex(Table())
@@ -53,10 +56,18 @@ final class OpenTileFiles: Sendable {
     /// Default `validity`, seconds.
     static let defaultValidity = 1.0
 
-    init(validity: Double = defaultValidity, capacity: Int = .max, budget: OpenFileBudget = .shared) {
+    /// Default `guaranteed`: what the descriptor reserve (`OpenFileBudget.reservedDescriptors`)
+    /// can give a dozen layers.
+    static let defaultGuaranteed = 64
+
+    init(
+        validity: Double = defaultValidity, capacity: Int = .max, budget: OpenFileBudget = .shared,
+        guaranteed: Int = defaultGuaranteed
+    ) {
         self.validity = validity
         self.capacity = capacity
         self.budget = budget
+        self.guaranteed = guaranteed
         horizon = UInt64(validity * 1e9)
     }
 
@@ -103,7 +114,7 @@ final class OpenTileFiles: Sendable {
             }
             // A key kept again reuses its descriptor's share of the budget.
             if table.entries[key] == nil {
-                while !budget.claim() {
+                while !budget.claim(evenIfSpent: table.entries.count < guaranteed) {
                     guard table.start < table.order.count else { return nil }
                     if let entry = table.dropOldest() {
                         dropped.append(entry)
