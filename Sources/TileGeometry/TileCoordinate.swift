@@ -34,6 +34,13 @@ public struct TileCoordinate: Sendable, Hashable, CustomStringConvertible {
         return TileCoordinate(z: z, x: wrapped, y: y)
     }
 
+    /// Whether the tile is on its zoom's grid: z in [0, maxZoom], x and y in [0, 2^z).
+    public var isInGrid: Bool {
+        guard z >= 0, z <= Self.maxZoom else { return false }
+        let side = Self.tilesPerSide(atZoom: z)
+        return (0 ..< side).contains(x) && (0 ..< side).contains(y)
+    }
+
     /// The row in TMS numbering (y counted from the south), as MBTiles stores it.
     public var tmsY: Int { Self.tilesPerSide(atZoom: z) - 1 - y }
 

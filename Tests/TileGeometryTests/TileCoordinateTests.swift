@@ -18,6 +18,20 @@ struct TileCoordinateTests {
         #expect(tile.normalized() == expected)
     }
 
+    @Test("isInGrid: z in 0...30, x and y in 0..<2^z, no wrapping", arguments: [
+        (TileCoordinate(z: 0, x: 0, y: 0), true),
+        (TileCoordinate(z: 2, x: 3, y: 3), true),
+        (TileCoordinate(z: 30, x: (1 << 30) - 1, y: 0), true),
+        (TileCoordinate(z: 2, x: 4, y: 1), false),
+        (TileCoordinate(z: 2, x: -1, y: 1), false),
+        (TileCoordinate(z: 2, x: 1, y: 4), false),
+        (TileCoordinate(z: -1, x: 0, y: 0), false),
+        (TileCoordinate(z: 31, x: 0, y: 0), false),
+    ] as [(TileCoordinate, Bool)])
+    func isInGrid(tile: TileCoordinate, expected: Bool) {
+        #expect(tile.isInGrid == expected)
+    }
+
     @Test("TMS rows count from the south", arguments: [(0, 0, 0), (1, 0, 1), (3, 5, 2), (3, 0, 7), (10, 1023, 0)])
     func tmsY(z: Int, y: Int, expected: Int) {
         #expect(TileCoordinate(z: z, x: 0, y: y).tmsY == expected)

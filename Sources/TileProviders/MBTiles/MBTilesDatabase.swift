@@ -55,7 +55,7 @@ final class MBTilesDatabase: Sendable {
         self.identity = identity
         self.metadata = metadata
         self.tilesHaveRowIDs = tilesHaveRowIDs
-        self.pool = SQLiteConnectionPool(path: path, maxIdle: maxIdleConnections, opened: [connection])
+        self.pool = SQLiteConnectionPool(path: path, maxIdle: maxIdleConnections, first: connection)
         self.readersWithoutWaiting = readers
         self.readersWithoutWaitingProblem = problem
     }

@@ -54,7 +54,7 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     public var readersWithoutWaitingProblem: String? { file.lastOpened.readersWithoutWaitingProblem }
 
     public func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult {
-        guard Self.isInGrid(x: x, y: y, zoom: zoom) else { return .noTile }
+        guard TileCoordinate(z: zoom, x: x, y: y).isInGrid else { return .noTile }
         switch file.current() {
         case .missing:
             return .unavailable(retryAfter: retryAfter)
@@ -76,14 +76,8 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// broken, `tile(for:)` answers (`.mustWait`).
     public func tileWithoutWaiting(for request: TileRequest) -> TileWithoutWaiting {
         let tile = request.tile
-        guard Self.isInGrid(x: tile.x, y: tile.y, zoom: tile.z) else { return .noTile }
+        guard tile.isInGrid else { return .noTile }
         guard case .open(let database) = file.currentWithoutWaiting() else { return .mustWait }
         return database.lookupWithoutWaiting(zoom: tile.z, column: tile.x, row: tile.tmsY)
-    }
-
-    private static func isInGrid(x: Int, y: Int, zoom: Int) -> Bool {
-        guard zoom >= 0, zoom <= TileCoordinate.maxZoom else { return false }
-        let side = TileCoordinate.tilesPerSide(atZoom: zoom)
-        return (0 ..< side).contains(x) && (0 ..< side).contains(y)
     }
 }

@@ -9,11 +9,11 @@ final class SQLiteConnectionPool: Sendable {
     let maxIdle: Int
     private let idle: Mutex<[SQLiteConnection]>
 
-    /// A pool over `path`, starting with `opened` (connections already open).
-    init(path: String, maxIdle: Int, opened: [SQLiteConnection] = []) {
+    /// A pool over `path`, starting with `first` (an already opened connection) when given.
+    init(path: String, maxIdle: Int, first: SQLiteConnection? = nil) {
         self.path = path
         self.maxIdle = max(1, maxIdle)
-        self.idle = Mutex(opened)
+        self.idle = Mutex(first.map { [$0] } ?? [])
     }
 
     /// Runs `body` with a connection no one else uses meanwhile, then takes it back.

@@ -99,21 +99,13 @@ public final class Layer: Sendable {
             }
             return LayerDiskTier(folder: folder, layer: settings.name)
         }
-        // Vector tiles may be stored gzip-compressed and be decompressed per client: not from the file.
-        if case .sync(let provider) = source, let files = provider as? any FileTileProvider, diskTier == nil,
-           (settings.format ?? .png) != .pbf {
-            fileSource = files
-            openFiles = OpenTileFiles()
-        } else {
-            fileSource = nil
-            openFiles = nil
-        }
-        if case .sync(let provider) = source, let archive = provider as? any WithoutWaitingTileProvider,
-           Self.keepsNoTiles(settings), (settings.format ?? .png) != .pbf {
-            archiveWithoutWaiting = archive
-        } else {
-            archiveWithoutWaiting = nil
-        }
+        // A source whose tiles go out as stored, past the pipeline: not vector tiles, which
+        // may be stored gzip-compressed and be decompressed per client.
+        var sentAsStored: (any SyncTileProvider)?
+        if case .sync(let provider) = source, (settings.format ?? .png) != .pbf { sentAsStored = provider }
+        fileSource = diskTier == nil ? sentAsStored as? any FileTileProvider : nil
+        openFiles = fileSource == nil ? nil : OpenTileFiles()
+        archiveWithoutWaiting = Self.keepsNoTiles(settings) ? sentAsStored as? any WithoutWaitingTileProvider : nil
     }
 
     /// Whether a layer of `settings` keeps none of its tiles: no memory cache, no disk tier.

@@ -22,9 +22,6 @@ final class OpenFileBudget: Sendable {
         self.capacity = Atomic(max(0, capacity))
     }
 
-    /// Open files allowed now.
-    var limit: Int { capacity.load(ordering: .relaxed) }
-
     /// Open files counted now.
     var inUse: Int { used.load(ordering: .relaxed) }
 
