@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
         .testTarget(name: "TileCodecsTests", dependencies: ["TileCodecs"]),
         .testTarget(name: "TileCacheTests", dependencies: ["TileCache"]),
-        .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG"]),
+        .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG", "CSQLiteNoWait"]),
         .testTarget(
             name: "TileServerTests",
             dependencies: [

@@ -11,7 +11,28 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
+
+/// While SQLite reads a blob (`CSQLITE_NOWAIT_FCNTL_BLOB`), the pages after each one it asks
+/// for, read with it.
+///
+/// SQLite reads a blob's overflow pages one at a time, each into its page cache, one system
+/// call a page; a chain written in one go lies in adjacent pages of the file. So while a blob
+/// is read, a page read also reads the pages after it (as many as the blob can still need, up
+/// to `CSQLITE_NOWAIT_READ_AHEAD_BYTES`) into this buffer, in the same preadv2, and the next
+/// reads within them are copies from here. A chain that jumps is read again from where it
+/// lands. Forgotten when the blob's read ends or the file's lock is let go.
+typedef struct ReadAhead {
+    /// Bytes of the blob its pages may still hold (counted down as pages are read); -1: no
+    /// blob is being read.
+    long remaining;
+    /// The pages read ahead: where they start in the file, how many bytes were read.
+    long offset;
+    long count;
+    /// CSQLITE_NOWAIT_READ_AHEAD_BYTES, allocated on first use; freed with the file.
+    char *bytes;
+} ReadAhead;
 
 /// A file of this VFS: ours, followed by the "unix" VFS's own file, which does all but reads.
 typedef struct NoWaitFile {
@@ -19,6 +40,7 @@ typedef struct NoWaitFile {
     /// The descriptor reads use (the unix file's, found and checked at open); -1 when it could
     /// not be found: every read then "would wait".
     int fd;
+    ReadAhead ahead;
     sqlite3_file *real;
 } NoWaitFile;
 
@@ -26,15 +48,18 @@ static sqlite3_vfs *unix_vfs;
 static sqlite3_vfs nowait_vfs;
 static sqlite3_io_methods nowait_methods;
 
+/// Reads (preadv2 calls) this thread made through the VFS, for tests.
+static _Thread_local long reads_made;
+
+long csqlite_nowait_reads(void) { return reads_made; }
+
 #define REAL(file) (((NoWaitFile *)(file))->real)
 
-static int nowait_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
-    NoWaitFile *self = (NoWaitFile *)file;
-    if (self->fd < 0) return SQLITE_IOERR_READ;
-    char *out = buffer;
-    long done = 0;
+/// Reads the rest of `amount` bytes at `offset` into `out`, the first `done` there already.
+static int read_rest(NoWaitFile *self, char *out, int amount, long offset, long done) {
     while (done < amount) {
-        long n = clinux_pread_cached(self->fd, out + done, amount - done, (long)offset + done);
+        reads_made++;
+        long n = clinux_pread_cached(self->fd, out + done, amount - done, offset + done);
         if (n > 0) {
             done += n;
         } else if (n == 0) {
@@ -49,11 +74,52 @@ static int nowait_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int
     return SQLITE_OK;
 }
 
-static int nowait_close(sqlite3_file *file) { return REAL(file)->pMethods->xClose(REAL(file)); }
+/// A page of a blob being read (`amount` a power of two, `offset` a multiple of it): from the
+/// pages read ahead, or read with as many of the pages after it as the blob can still need.
+static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) {
+    ReadAhead *ahead = &self->ahead;
+    long data = amount - 4;  // an overflow page's share of the blob
+    ahead->remaining = ahead->remaining > data ? ahead->remaining - data : 0;
+    if (offset >= ahead->offset && offset + amount <= ahead->offset + ahead->count) {
+        memcpy(out, ahead->bytes + (offset - ahead->offset), (size_t)amount);
+        return SQLITE_OK;
+    }
+    ahead->count = 0;
+    long pages = (ahead->remaining + data - 1) / data;
+    if (pages > CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount) pages = CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount;
+    if (pages > 0 && ahead->bytes == 0) ahead->bytes = sqlite3_malloc(CSQLITE_NOWAIT_READ_AHEAD_BYTES);
+    if (pages == 0 || ahead->bytes == 0) return read_rest(self, out, amount, offset, 0);
+    struct iovec vectors[2] = {{out, (size_t)amount}, {ahead->bytes, (size_t)(pages * amount)}};
+    reads_made++;
+    long n = clinux_preadv_cached(self->fd, vectors, 2, offset);
+    if (n < 0) return SQLITE_IOERR_READ;
+    if (n < amount) return read_rest(self, out, amount, offset, n);
+    ahead->offset = offset + amount;
+    ahead->count = n - amount;
+    return SQLITE_OK;
+}
+
+static int nowait_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
+    NoWaitFile *self = (NoWaitFile *)file;
+    if (self->fd < 0) return SQLITE_IOERR_READ;
+    int page_sized = amount >= 512 && amount <= 65536 && (amount & (amount - 1)) == 0 && offset % amount == 0;
+    if (self->ahead.remaining >= 0 && page_sized) return read_blob_page(self, buffer, amount, (long)offset);
+    return read_rest(self, buffer, amount, (long)offset, 0);
+}
+
+/// Forgets the pages read ahead.
+static void forget_read_ahead(sqlite3_file *file) { ((NoWaitFile *)file)->ahead.count = 0; }
+
+static int nowait_close(sqlite3_file *file) {
+    sqlite3_free(((NoWaitFile *)file)->ahead.bytes);
+    return REAL(file)->pMethods->xClose(REAL(file));
+}
 static int nowait_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
+    forget_read_ahead(file);
     return REAL(file)->pMethods->xWrite(REAL(file), buffer, amount, offset);
 }
 static int nowait_truncate(sqlite3_file *file, sqlite3_int64 size) {
+    forget_read_ahead(file);
     return REAL(file)->pMethods->xTruncate(REAL(file), size);
 }
 static int nowait_sync(sqlite3_file *file, int flags) { return REAL(file)->pMethods->xSync(REAL(file), flags); }
@@ -61,11 +127,20 @@ static int nowait_file_size(sqlite3_file *file, sqlite3_int64 *size) {
     return REAL(file)->pMethods->xFileSize(REAL(file), size);
 }
 static int nowait_lock(sqlite3_file *file, int level) { return REAL(file)->pMethods->xLock(REAL(file), level); }
-static int nowait_unlock(sqlite3_file *file, int level) { return REAL(file)->pMethods->xUnlock(REAL(file), level); }
+static int nowait_unlock(sqlite3_file *file, int level) {
+    forget_read_ahead(file);  // the file may change once the lock is let go
+    return REAL(file)->pMethods->xUnlock(REAL(file), level);
+}
 static int nowait_check_reserved_lock(sqlite3_file *file, int *result) {
     return REAL(file)->pMethods->xCheckReservedLock(REAL(file), result);
 }
 static int nowait_file_control(sqlite3_file *file, int op, void *argument) {
+    if (op == CSQLITE_NOWAIT_FCNTL_BLOB) {
+        ReadAhead *ahead = &((NoWaitFile *)file)->ahead;
+        ahead->remaining = *(const long *)argument;
+        ahead->count = 0;
+        return SQLITE_OK;
+    }
     // No memory-mapped reads: a page fault would wait on the disk.
     if (op == SQLITE_FCNTL_MMAP_SIZE) {
         *(sqlite3_int64 *)argument = 0;
@@ -116,6 +191,7 @@ static int nowait_open(sqlite3_vfs *vfs, const char *path, sqlite3_file *file, i
     NoWaitFile *self = (NoWaitFile *)file;
     self->real = (sqlite3_file *)&self[1];
     self->fd = -1;
+    self->ahead = (ReadAhead){.remaining = -1};
     int code = unix_vfs->xOpen(unix_vfs, path, self->real, flags, out_flags);
     if (self->real->pMethods == 0) {
         self->base.pMethods = 0;  // nothing to close
@@ -203,4 +279,10 @@ int csqlite_nowait_register(void) {
 
 int csqlite_nowait_register(void) { return 0; }
 
+long csqlite_nowait_reads(void) { return 0; }
+
 #endif
+
+void csqlite_nowait_blob(struct sqlite3 *db, long count) {
+    (void)sqlite3_file_control(db, "main", CSQLITE_NOWAIT_FCNTL_BLOB, &count);
+}

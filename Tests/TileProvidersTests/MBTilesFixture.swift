@@ -64,11 +64,11 @@ final class MBTilesFixture: Sendable {
     static let sqlite3Path: String? = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// The output of `sqlite3 file sql`.
-    static func sqlite3(_ file: String, _ sql: String) throws -> String {
+    /// The output of `sqlite3 file command…` (SQL or dot-commands, run in order).
+    static func sqlite3(_ file: String, _ commands: String...) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: sqlite3Path ?? "sqlite3")
-        process.arguments = [file, sql]
+        process.arguments = [file] + commands
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

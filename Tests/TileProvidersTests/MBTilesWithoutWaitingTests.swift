@@ -4,6 +4,7 @@
 import Testing
 import TileGeometry
 @testable import TileProviders
+import CSQLiteNoWait
 
 @Suite(.timeLimit(.minutes(1))) struct MBTilesWithoutWaitingTests {
     /// The bytes, or nil when the read was anything but a tile.
@@ -102,6 +103,62 @@ import TileGeometry
         for tile in tiles {
             #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile)))
                     == MBTilesFixture.bytes(for: tile, length: 60_000), "\(tile)")
+        }
+    }
+
+    /// A tile over many overflow pages is read with a system call per
+    /// `CSQLITE_NOWAIT_READ_AHEAD_BYTES` of its chain, not one a page (while SQLite reads a blob,
+    /// the VFS reads the pages after the one asked for with it), at the smallest, the usual and
+    /// the largest page size; the bytes are the tile's.
+    @Test(arguments: [512, 4096, 65536])
+    func aLongOverflowChainIsReadWithFewSystemCalls(pageSize: Int) throws {
+        let fixture = try MBTilesFixture()
+        let tiles = MBTilesFixture.pyramid(0 ... 1)
+        let length = 300_000
+        let file = try fixture.write("chain.mbtiles", tiles: tiles, length: length)
+        try fixture.execute("PRAGMA page_size = \(pageSize); VACUUM", on: file)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .seconds(3600))
+        let pages = (length + pageSize - 5) / (pageSize - 4)
+        #expect(isNoTile(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 5))), "the schema read first")
+        for tile in tiles {
+            let before = csqlite_nowait_reads()
+            let found = provider.tileWithoutWaiting(for: TileRequest(tile: tile))
+            let reads = csqlite_nowait_reads() - before
+            #expect(bytes(found) == MBTilesFixture.bytes(for: tile, length: length), "\(tile), pages of \(pageSize) bytes")
+            // Up to four B-tree pages (index and table, root and leaf), then the chain.
+            let readAhead = Int(CSQLITE_NOWAIT_READ_AHEAD_BYTES)
+            #expect(reads <= 4 + (pages * pageSize + readAhead - 1) / readAhead, "\(tile): \(reads) reads for \(pages) overflow pages of \(pageSize) bytes")
+        }
+    }
+
+    /// Chains whose pages are not adjacent read the same as a thread that may wait reads them:
+    /// a tile written over the freed pages of others and on past the end of the file; and pages
+    /// with bytes reserved at their end.
+    @Test func chainsThatJumpReadTheSame() throws {
+        try #require(MBTilesFixture.sqlite3Path != nil, "the sqlite3 command-line tool (apt-get install sqlite3)")
+        let fixture = try MBTilesFixture()
+        let tiles = MBTilesFixture.pyramid(0 ... 1)
+        let jumping = try fixture.write("jumping.mbtiles", tiles: tiles, length: 50_000)
+        // Two tiles' pages freed, then longer tiles written over them and on past the end.
+        try fixture.execute("""
+            DELETE FROM tiles WHERE zoom_level = 1 AND tile_column = 0;
+            INSERT INTO tiles VALUES (1, 0, 0, x'89504E470D0A1A0A' || randomblob(130000));
+            INSERT INTO tiles VALUES (1, 0, 1, x'89504E470D0A1A0A' || randomblob(70000));
+            """, on: jumping)
+        let reserved = try fixture.write("reserved.mbtiles", tiles: tiles, length: 50_000)
+        #expect(try MBTilesFixture.sqlite3(reserved, ".filectrl reserve_bytes 8", "VACUUM", ".filectrl reserve_bytes")
+                    .hasSuffix("8\n"), "8 bytes reserved at the end of each page")
+        for file in [jumping, reserved] {
+            let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                                   readTransactionLifetime: .seconds(3600))
+            for tile in tiles {
+                guard case .tile(let expected)? = try? provider.tileFor(x: tile.x, y: tile.y, zoom: tile.z) else {
+                    Issue.record("\(tile) missing from \(file)")
+                    continue
+                }
+                #expect(bytes(provider.tileWithoutWaiting(for: TileRequest(tile: tile))) == expected.data, "\(tile) of \(file)")
+            }
         }
     }
 

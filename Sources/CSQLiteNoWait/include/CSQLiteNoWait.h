@@ -19,4 +19,21 @@
 /// Linux, or no "unix" VFS to wrap).
 int csqlite_nowait_register(void);
 
+struct sqlite3;
+
+/// The file-control opcode (sqlite3_file_control on "main"; argument: a long) that says SQLite
+/// is about to read a blob of that many bytes, or (-1) is done: meanwhile each page read also
+/// reads the adjacent pages the blob can still need, in the same preadv2 (see ReadAhead in
+/// nowait_vfs.c). Another VFS answers SQLITE_NOTFOUND.
+#define CSQLITE_NOWAIT_FCNTL_BLOB 0x746c01
+
+/// The most bytes read ahead of a blob's page in one read.
+#define CSQLITE_NOWAIT_READ_AHEAD_BYTES (128 * 1024)
+
+/// Says `db` is about to read a blob of `count` bytes, or (-1) is done: CSQLITE_NOWAIT_FCNTL_BLOB.
+void csqlite_nowait_blob(struct sqlite3 *db, long count);
+
+/// How many reads (preadv2) the calling thread has made through the VFS (tests count them).
+long csqlite_nowait_reads(void);
+
 #endif

@@ -30,6 +30,8 @@ final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     /// This connection's number, unique in the process (never reused, unlike its address).
     let serial: UInt64
+    /// Whether it reads through the VFS that never waits (`Mode.readOnlyWithoutWaiting`).
+    let readsWithoutWaiting: Bool
     private var statements: [String: SQLiteStatement] = [:]
     /// The BLOB handle kept open by `readBlob` (it holds the read transaction: `closeBlob()` ends it).
     private var blob: SQLiteBlob?
@@ -62,6 +64,7 @@ final class SQLiteConnection: @unchecked Sendable {
         self.path = path
         self.handle = db
         self.serial = Self.opened.add(1, ordering: .relaxed).newValue
+        self.readsWithoutWaiting = mode == .readOnlyWithoutWaiting
         sqlite3_busy_timeout(db, mode == .readOnlyWithoutWaiting ? 0 : Self.busyTimeoutMilliseconds)
     }
 
