@@ -44,7 +44,8 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         self.loop = loop
         self.context = context
         self.machine = HTTPConnectionStateMachine(limits: server.configuration.limits,
-                                                  timeouts: server.configuration.timeouts, now: Monotonic.nanoseconds)
+                                                  timeouts: server.configuration.timeouts, now: Monotonic.nanoseconds,
+                                                  memo: server.configuration.remembersHeads ? context.memo : nil)
     }
 
     /// Starts the connection on `loop`; with `rejection`, only sends it (lingering) and closes.
@@ -166,15 +167,22 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     }
 
     private func respond(to request: HTTPRequest, id: UInt64) -> HTTPConnectionStateMachine.Action {
-        let context = HTTPRequestContext(peer: peer)
-        let immediate = server.responder.respond(to: request, context: context) { [self] response in
+        let now = Monotonic.nanoseconds
+        // The same head as a request answered lately, whose answer may be given again.
+        if let entry = request.remembered, let again = context.memo.answer(for: entry, now: now) {
+            server.responder.answeredAgain(again)
+            return machine.answerReady(again, id: id, now: now)
+        }
+        let requestContext = HTTPRequestContext(peer: peer)
+        let immediate = server.responder.respond(to: request, context: requestContext) { [self] response in
             loop.execute { [self] in
                 guard !closed else { return }
                 run(machine.answerReady(response, id: id, now: Monotonic.nanoseconds))
             }
         }
         guard let immediate else { return machine.answerDeferred(id: id) }
-        return machine.answerReady(immediate, id: id, now: Monotonic.nanoseconds)
+        if let entry = request.remembered { context.memo.keep(immediate, for: entry, now: now) }
+        return machine.answerReady(immediate, id: id, now: now)
     }
 
     private func enqueue(_ outgoing: HTTPOutgoingResponse) {

@@ -92,7 +92,12 @@ public struct HTTPConnectionStateMachine: Sendable {
 
     /// A connection accepted at `now`.
     public init(limits: HTTPParserLimits, timeouts: Timeouts, now: UInt64) {
-        parser = HTTPRequestParser(limits: limits)
+        self.init(limits: limits, timeouts: timeouts, now: now, memo: nil)
+    }
+
+    /// A machine whose parser looks heads up in `memo` (its loop's) before parsing them.
+    init(limits: HTTPParserLimits, timeouts: Timeouts, now: UInt64, memo: HTTPHeadMemo?) {
+        parser = HTTPRequestParser(limits: limits, memo: memo)
         self.timeouts = timeouts
         idleSince = now
     }

@@ -1,11 +1,13 @@
 /// What each event loop keeps for its connections: the Date line, the access log, the request
-/// series, and the buffer sockets are read into.
+/// series, the heads it parsed lately, and the buffer sockets are read into.
 final class HTTPLoopContext: @unchecked Sendable {
     // `@unchecked Sendable`: `readBuffer` is used only on the loop's own thread, by one
     // connection at a time (a read is copied into the connection's parser before the next).
     let dateCache = HTTPDateCache()
     let accessLog: HTTPAccessLog?
     let metrics: HTTPLoopMetrics
+    /// The request heads this loop parsed lately, and answers it may give again.
+    let memo = HTTPHeadMemo()
     /// Where a connection of this loop reads its socket into (one per loop, not per connection:
     /// an idle connection holds no read buffer).
     let readBuffer: UnsafeMutableRawBufferPointer

@@ -46,6 +46,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// body may not have been read: see `HTTPRequestParser.bodyWithheld`); `body.count` for a
     /// request made in code.
     public var announcedBodyLength: Int
+    /// The loop's memo of this request's head, when it has one (`HTTPHeadMemo`): the
+    /// connection keeps the answer there. Used only on the loop that parsed the request.
+    var remembered: HTTPHeadMemo.Entry?
 
     /// A request; `pathSegments` and `query` come from `target`'s path.
     public init(

@@ -6,6 +6,8 @@
 public struct HTTPRequestParser: Sendable {
     /// The limits enforced.
     public let limits: HTTPParserLimits
+    /// The loop's remembered heads, if it keeps them: a head seen before is not parsed again.
+    let memo: HTTPHeadMemo?
 
     private var buffer: [UInt8] = []
     /// Start of the request being parsed.
@@ -29,7 +31,12 @@ public struct HTTPRequestParser: Sendable {
 
     /// A parser with the given limits.
     public init(limits: HTTPParserLimits = HTTPParserLimits()) {
+        self.init(limits: limits, memo: nil)
+    }
+
+    init(limits: HTTPParserLimits, memo: HTTPHeadMemo?) {
         self.limits = limits
+        self.memo = memo
     }
 
     /// Whether bytes of an unfinished request are buffered (a stalled client is mid-request).
@@ -125,8 +132,17 @@ public struct HTTPRequestParser: Sendable {
         if headEnd - start + leadingEmptyBytes > limits.maxHeaderBytes {
             throw .headersTooLarge(limit: limits.maxHeaderBytes)
         }
-        let head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields)
-        let bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
+        var head: HTTPRequest
+        let bodyLength: Int
+        if let remembered = memo.flatMap({ memo in buffer.withUnsafeBytes { memo.request(for: UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd])) } }) {
+            (head, bodyLength) = (remembered, 0)  // only heads without a body are remembered
+        } else {
+            head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields)
+            bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
+            if let memo, bodyLength == 0 {
+                head = buffer.withUnsafeBytes { memo.remember(UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd]), as: head) }
+            }
+        }
         start = headEnd
         scanIndex = headEnd
         requestLineEnd = nil

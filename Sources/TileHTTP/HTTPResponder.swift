@@ -17,4 +17,14 @@ public protocol HTTPResponder: Sendable {
         to request: HTTPRequest, context: HTTPRequestContext,
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse?
+
+    /// See the extension's default.
+    func answeredAgain(_ response: HTTPResponse)
+}
+
+extension HTTPResponder {
+    /// Called on an event loop when a response the responder marked for reuse
+    /// (`HTTPResponse.reuse`) is given again without asking it (`HTTPHeadMemo`), so it can count
+    /// it as if it had answered. By default nothing.
+    public func answeredAgain(_ response: HTTPResponse) {}
 }

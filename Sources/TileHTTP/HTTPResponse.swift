@@ -47,6 +47,9 @@ public struct HTTPResponse: Sendable {
     /// The application's name for the kind of request answered ("tile", "health"), used as a
     /// metrics label: a small fixed set, never the raw path. Nil counts as "other"; never sent.
     public var route: String?
+    /// Set when the answer may be given again to a request with the same head bytes, while the
+    /// mark is current (`HTTPAnswerReuse`); never sent.
+    public var reuse: HTTPAnswerReuse.Mark?
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

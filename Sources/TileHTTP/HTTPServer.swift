@@ -211,6 +211,11 @@ public final class HTTPServer: @unchecked Sendable {
         for connection in due {
             connection.loop.execute { connection.deadlineExpired() }
         }
+        if configuration.remembersHeads {
+            for (loop, context) in zip(loops, contexts) {
+                loop.execute { context.memo.dropExpiredAnswers(now: Monotonic.nanoseconds) }
+            }
+        }
     }
 
     func connectionClosed(_ connection: HTTPConnection) {

@@ -27,6 +27,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var accessLogSettings = HTTPAccessLogSettings()
     /// Event-loop threads; nil: one per online core.
     public var eventLoops: Int?
+    /// Whether each loop remembers the request heads it parsed lately, and answers the
+    /// responder marked for reuse (`HTTPHeadMemo`, `HTTPAnswerReuse`).
+    public var remembersHeads = true
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000

@@ -1,4 +1,5 @@
 import Foundation
+import Prometheus
 import Synchronization
 import Testing
 import TileHTTP
@@ -192,6 +193,40 @@ import TilePNG
 }
 
 extension AdminTests {
+    /// An event loop gives a cached tile's answer again to the same request head without asking
+    /// the service (`HTTPHeadMemo`): each counts as a hit, none is given after a clear-cache has
+    /// returned, and none made before a reload is given after it (the reload changed the CORS
+    /// header every answer carries).
+    @Test func answersGivenAgainCountAsHitsAndEndWithAClearOrAReload() async throws {
+        let (service, _) = try makeService(versionedProvider())
+        let live = try LiveServer(responder: service)
+        let client = try RawHTTPClient(port: live.port)
+        func blue() throws -> UInt8? {
+            let response = try #require(client.request("/test/2/1/1.png"))
+            return try PNGDecoder.decode(response.body).pixel(x: 0, y: 0)?.blue
+        }
+        for _ in 0 ..< 4 { #expect(try blue() == 1) }
+        let page = try PrometheusExposition(try await service.get("/metrics").text)
+        #expect(page.value("tilelayer_cache_hits_total", ["layer": "test"]) == 3, "three hits after the miss")
+        version.store(2)
+        #expect(try blue() == 1, "still cached")
+        #expect(try await post(service, "/admin/layers/test/clear-cache").status == .noContent)
+        #expect(try blue() == 2, "the answer given again was revoked with the cache")
+        #expect(try blue() == 2)
+
+        #expect(client.request("/test/2/1/1.png")?.header("Access-Control-Allow-Origin") == "*")
+        folder.write("t.yml", Array("""
+            server: {port: 8080, adminToken: s3cret, cors: "https://maps.example"}
+            layers:
+              - {name: test, source: {type: versioned}, maxZoom: 6}
+              - {name: world, source: {type: directory, path: \(Fixtures.worldFolder)}}
+            """.utf8))
+        #expect(try await post(service, "/admin/reload").status == .ok)
+        #expect(client.request("/test/2/1/1.png")?.header("Access-Control-Allow-Origin") == "https://maps.example",
+                "an answer made before the reload is not given again")
+        await live.stop()
+    }
+
     @Test func reloadUnderLoadDropsNoConnection() async throws {
         let (service, _) = try makeService(versionedProvider())
         let live = try LiveServer(responder: service)

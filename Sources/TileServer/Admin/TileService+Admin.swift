@@ -20,6 +20,7 @@ extension TileService {
     /// Drops the layer's cached tiles (all, or those in `?zoom=a-b` / `?bbox=w,s,e,n`); 204.
     /// After it returns no answer carries a tile that was cached before.
     private func clearCache(_ request: HTTPRequest, layer name: String) -> HTTPResponse {
+        let state = self.state
         guard let layer = state.layers[name] else { return errorAnswer(.notFound("unknown layer \"\(name)\""), to: request) }
         let scope: CacheClearScope
         switch Result(catching: { () throws(CacheClearScopeError) in try CacheClearScope(query: request.queryItems) }) {
@@ -28,7 +29,7 @@ extension TileService {
         }
         var matches: (@Sendable (TileKey) -> Bool)?
         if !scope.isEverything { matches = { @Sendable (key: TileKey) -> Bool in scope.contains(key.tile) } }
-        let result = pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: name))
+        let result = clear(layer, where: matches, in: state)
         if case .failure(let error) = result {
             return errorAnswer(.internalError("layer \"\(name)\": the cache could not be cleared (\(error)); see the server log"),
                                to: request)

@@ -59,6 +59,7 @@ extension TileService {
             needsRestart: Self.restartSettings(old.server, configuration.server))
         pipeline.metrics = PipelineMetrics(layers: layers.layers.map(\.name), factory: metricsFactory)
         current.withLock { $0 = new }
+        old.answerReuse.retire()  // answers made from the old state are not given again
         for layer in layers.layers where !old.layers.keeps(layer) { layer.diskTier?.adopt(owner: layer.build) }
         pipeline.keepDiskTiers(of: layers.layers)
         for layer in old.layers.layers where !layers.keeps(layer) {

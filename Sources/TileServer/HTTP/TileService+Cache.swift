@@ -18,14 +18,26 @@ extension TileService {
     public func clearCache(
         layer: String, where matches: (@Sendable (TileKey) -> Bool)? = nil
     ) async -> Result<Int?, CacheError> {
-        let layers = state.layers
-        let found = layers[layer]
+        let state = self.state
+        let found = state.layers[layer]
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [pipeline] in
-                continuation.resume(returning: found.map { pipeline.clear(layer: $0, where: matches, dependents: layers.composites(over: layer)) }
+            DispatchQueue.global().async { [self] in
+                continuation.resume(returning: found.map { clear($0, where: matches, in: state) }
                     ?? pipeline.clear(layer: layer, where: matches))
             }
         }
+    }
+
+    /// Drops the cached tiles of `layer` for which `matches` holds (all when nil), and those of
+    /// the composites over it in `state`; then revokes the answers the event loops may give again
+    /// (`HTTPHeadMemo`), so none given after this returns holds a cleared tile. Blocking file
+    /// I/O (`TilePipeline.clear`).
+    func clear(
+        _ layer: Layer, where matches: (@Sendable (TileKey) -> Bool)?, in state: ServiceState
+    ) -> Result<Int?, CacheError> {
+        let result = pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: layer.name))
+        state.answerReuse.revoke()
+        return result
     }
 
     /// Suspends until at most `limit` disk-tier writes are queued (0: all on disk). A seeder

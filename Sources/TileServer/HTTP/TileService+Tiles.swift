@@ -10,7 +10,7 @@ extension TileService {
         let (layer, key): (Layer, TileKey)
         switch tileLookup(request, route) {
         case .answered(let response): return response
-        case .key(let found, let made): (layer, key) = (found, made)
+        case .key(let found, let made, _): (layer, key) = (found, made)
         }
         if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true) { return sent }
         let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
@@ -28,10 +28,12 @@ extension TileService {
         switch tileLookup(request, route) {
         case .answered(let response):
             return response
-        case .key(let layer, let key):
+        case .key(let layer, let key, let state):
+            // Taken before the lookup: a clear after it revokes what the lookup finds.
+            let reuse = state.answerReuse.mark(tag: layer.name)
             // Each request is counted here, once, for the memory cache's admission of tile files.
             if let hit = pipeline.memoryHit(for: key, layer: layer, countingRequest: true) {
-                return hitAnswer(request, hit, layer: layer, scale: key.scale)
+                return hitAnswer(request, hit, layer: layer, scale: key.scale, reuse: reuse)
             }
             return fileTileResponse(request, key: key, layer: layer, mayBlock: false)
                 ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer)
@@ -41,7 +43,8 @@ extension TileService {
     /// A tile request's layer and cache key, or the answer that ends it (unknown layer, zoom
     /// out of range, bad variables).
     enum TileLookup {
-        case key(Layer, TileKey)
+        /// The layer and key, and the state they were found in.
+        case key(Layer, TileKey, ServiceState)
         case answered(HTTPResponse)
     }
 
@@ -64,19 +67,22 @@ extension TileService {
         }
         switch layer.variableValues(from: request.queryItems) {
         case .success(let values):
-            return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values))
+            return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values), state)
         case .failure(let problem):
             return .answered(errorAnswer(.badRequest(problem.description), to: request))
         }
     }
 
     /// The answer for a memory hit: `answer(_:_:layer:scale:cacheUse:)` with `.hit`, without
-    /// wrapping a tile in a `Result` on the hot path.
-    func hitAnswer(_ request: HTTPRequest, _ outcome: TileOutcome, layer: Layer, scale: Int) -> HTTPResponse {
+    /// wrapping a tile in a `Result` on the hot path. A tile's prepared answer carries `reuse`,
+    /// when given, so the event loop may give it again to the same request head.
+    func hitAnswer(
+        _ request: HTTPRequest, _ outcome: TileOutcome, layer: Layer, scale: Int, reuse: HTTPAnswerReuse.Mark? = nil
+    ) -> HTTPResponse {
         guard case .tile(let tile) = outcome else {
             return answer(request, .success(outcome), layer: layer, scale: scale, cacheUse: .hit)
         }
-        return noted(tileAnswer(request, tile, layer: layer), cacheUse: .hit, stale: tile.staleAge != nil)
+        return noted(tileAnswer(request, tile, layer: layer, reuse: reuse), cacheUse: .hit, stale: tile.staleAge != nil)
     }
 
     /// The answer for a pipeline result, noted with the cache's part for the access log.
@@ -119,12 +125,14 @@ extension TileService {
     /// The CORS policy is read once, so a prepared answer is kept under the very CORS headers it
     /// holds (a reload in between cannot file one policy's answer under the other's key).
     /// A gzip-compressed (vector) tile has two representations, chosen per request: never prepared.
-    func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer) -> HTTPResponse {
+    func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, reuse: HTTPAnswerReuse.Mark? = nil) -> HTTPResponse {
         let cors = state.cors
         if tile.staleAge == nil && layer.memoryLifetime == nil && !tile.isGzip && !HTTPConditional.isConditional(request.headers) {
-            return tile.preparedAnswer.response(layer: layer, cors: cors.answerKey(for: request)) {
+            var prepared = tile.preparedAnswer.response(layer: layer, cors: cors.answerKey(for: request)) {
                 freshTileAnswer(request, tile, layer: layer, cors: cors).prepared()
             }
+            prepared.reuse = reuse
+            return prepared
         }
         return freshTileAnswer(request, tile, layer: layer, cors: cors)
     }

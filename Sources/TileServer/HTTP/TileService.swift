@@ -96,6 +96,12 @@ public final class TileService: HTTPResponder {
         return nil
     }
 
+    /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the hit it repeats.
+    public func answeredAgain(_ response: HTTPResponse) {
+        guard let tag = response.reuse?.tag else { return }
+        pipeline.metrics[tag]?.hits.increment()
+    }
+
     /// The answer when it needs no wait; nil when the request must go to the workers.
     func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
         switch route {

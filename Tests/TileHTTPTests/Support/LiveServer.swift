@@ -4,15 +4,15 @@ import Logging
 import Sockets
 @testable import TileHTTP
 
-/// Starts a server answering with `SizedResponder` on `transport`, runs `body` with its port,
+/// Starts a server answering with `responder` (`SizedResponder`) on `transport`, runs `body` with its port,
 /// and always shuts it down (the server must outlive its connections).
 func withLiveServer(
-    _ transport: IOTransport, configure: (inout HTTPServerConfiguration) -> Void = { _ in },
-    _ body: (Int) throws -> Void
+    _ transport: IOTransport, responder: any HTTPResponder = SizedResponder(),
+    configure: (inout HTTPServerConfiguration) -> Void = { _ in }, _ body: (Int) throws -> Void
 ) async throws {
     var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
+    let server = HTTPServer(configuration: configuration, responder: responder,
                             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
     let port = try server.start()
     var failure: (any Error)?

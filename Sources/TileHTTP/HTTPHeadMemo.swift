@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The request heads an event loop parsed lately, by their bytes, with the answer given to each
+/// when the application said it may be given again (`HTTPResponse.reuse`): a client that asks
+/// for the same tile again with the same header section (a map client does, as a benchmark
+/// does) costs a hash and a compare instead of a parse, a route and a cache lookup. The same
+/// bytes parse to the same request under the same limits, so a remembered head stands for a
+/// parse; an answer is given again only while its mark is current and for `HTTPAnswerReuse.lifetime`.
+///
+/// `@unchecked Sendable`: one per loop, used only on that loop's thread (its connections parse
+/// and answer there). A remembered request that goes to a worker carries its entry along but
+/// never touches it there.
+final class HTTPHeadMemo: @unchecked Sendable {
+    /// One remembered head: its bytes, the request they parse to, and the answer it was given.
+    final class Entry: @unchecked Sendable {
+        let head: [UInt8]
+        let hash: Int
+        /// The parse of `head`, without `remembered` (no cycle).
+        let request: HTTPRequest
+        fileprivate(set) var answer: HTTPResponse?
+        fileprivate(set) var answerExpires: UInt64 = 0
+
+        init(head: [UInt8], hash: Int, request: HTTPRequest) {
+            self.head = head
+            self.hash = hash
+            self.request = request
+        }
+    }
+
+    /// Slots, one entry each, chosen by the head's hash (a newer head takes an older one's slot).
+    private var slots: [Entry?]
+    /// Heads longer than this are not remembered (a header section with large cookies is parsed).
+    static let maxHeadBytes = 2048
+    static let slotCount = 512
+
+    init() {
+        slots = Array(repeating: nil, count: Self.slotCount)
+    }
+
+    /// The request `head` parses to, if it was remembered (with its entry attached).
+    func request(for head: UnsafeRawBufferPointer) -> HTTPRequest? {
+        guard head.count <= Self.maxHeadBytes else { return nil }
+        let hash = Self.hash(head)
+        guard let entry = slots[hash & (Self.slotCount - 1)], entry.hash == hash, entry.head.count == head.count,
+              entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
+        else { return nil }
+        var request = entry.request
+        request.remembered = entry
+        return request
+    }
+
+    /// Remembers that `head` parses to `request` (a head without a body), and returns the
+    /// request with its entry attached; `request` unchanged when the head is too long.
+    func remember(_ head: UnsafeRawBufferPointer, as request: HTTPRequest) -> HTTPRequest {
+        guard head.count <= Self.maxHeadBytes else { return request }
+        let hash = Self.hash(head)
+        let entry = Entry(head: Array(head), hash: hash, request: request)
+        slots[hash & (Self.slotCount - 1)] = entry
+        var remembered = request
+        remembered.remembered = entry
+        return remembered
+    }
+
+    /// The answer to give again to `entry`'s request at `now`, if there is one still good.
+    func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
+        guard let answer = entry.answer else { return nil }
+        guard now < entry.answerExpires, answer.reuse?.isCurrent == true else {
+            entry.answer = nil
+            return nil
+        }
+        return answer
+    }
+
+    /// Keeps `answer` for `entry`'s request when the application marked it for reuse.
+    func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
+        guard answer.reuse != nil else { return }
+        entry.answer = answer
+        entry.answerExpires = now + HTTPAnswerReuse.lifetime
+    }
+
+    /// Lets go of answers past their time (their bodies: a cached tile's pages), so an answer
+    /// no request asks for again is not held for long.
+    func dropExpiredAnswers(now: UInt64) {
+        for case let entry? in slots where entry.answer != nil && now >= entry.answerExpires {
+            entry.answer = nil
+        }
+    }
+
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        return hasher.finalize()
+    }
+}
