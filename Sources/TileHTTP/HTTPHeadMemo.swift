@@ -33,33 +33,52 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// Slots, one entry each, chosen by the head's hash (a newer head takes an older one's slot).
     private var slots: [Entry?]
+    /// The hash of the last head parsed for each slot that was not remembered: a head is
+    /// remembered the second time it is parsed, so a stream of heads each seen once (a working
+    /// set walked through) costs a hash apiece, not an entry made and dropped.
+    private var seen: [Int]
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
     static let maxHeadBytes = 2048
     static let slotCount = 512
 
     init() {
         slots = Array(repeating: nil, count: Self.slotCount)
+        seen = Array(repeating: 0, count: Self.slotCount)
     }
 
-    /// The request `head` parses to, if it was remembered (with its entry attached).
-    func request(for head: UnsafeRawBufferPointer) -> HTTPRequest? {
-        guard head.count <= Self.maxHeadBytes else { return nil }
+    /// What the memo knows of a head.
+    enum Lookup {
+        /// Remembered: the request it parses to, with its entry attached.
+        case remembered(HTTPRequest)
+        /// Not remembered: its hash, for `remember(_:hash:as:)`.
+        case unknown(hash: Int)
+        /// Too long to be remembered.
+        case tooLong
+    }
+
+    /// What the memo knows of `head`.
+    func lookUp(_ head: UnsafeRawBufferPointer) -> Lookup {
+        guard head.count <= Self.maxHeadBytes else { return .tooLong }
         let hash = Self.hash(head)
         guard let entry = slots[hash & (Self.slotCount - 1)], entry.hash == hash, entry.head.count == head.count,
               entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
-        else { return nil }
+        else { return .unknown(hash: hash) }
         var request = entry.request
         request.remembered = entry
-        return request
+        return .remembered(request)
     }
 
-    /// Remembers that `head` parses to `request` (a head without a body), and returns the
-    /// request with its entry attached; `request` unchanged when the head is too long.
-    func remember(_ head: UnsafeRawBufferPointer, as request: HTTPRequest) -> HTTPRequest {
-        guard head.count <= Self.maxHeadBytes else { return request }
-        let hash = Self.hash(head)
+    /// Remembers that `head` (of hash `hash`, from `lookUp`) parses to `request` (a head
+    /// without a body) if it was parsed just before (`seen`), and returns the request with its
+    /// entry attached; `request` unchanged when the head is seen for the first time.
+    func remember(_ head: UnsafeRawBufferPointer, hash: Int, as request: HTTPRequest) -> HTTPRequest {
+        let slot = hash & (Self.slotCount - 1)
+        guard seen[slot] == hash else {
+            seen[slot] = hash
+            return request
+        }
         let entry = Entry(head: Array(head), hash: hash, request: request)
-        slots[hash & (Self.slotCount - 1)] = entry
+        slots[slot] = entry
         var remembered = request
         remembered.remembered = entry
         return remembered

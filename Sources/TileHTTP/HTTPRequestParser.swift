@@ -134,13 +134,16 @@ public struct HTTPRequestParser: Sendable {
         }
         var head: HTTPRequest
         let bodyLength: Int
-        if let remembered = memo.flatMap({ memo in buffer.withUnsafeBytes { memo.request(for: UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd])) } }) {
+        let known = memo.map { memo in buffer.withUnsafeBytes { memo.lookUp(UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd])) } }
+        if case .remembered(let remembered) = known {
             (head, bodyLength) = (remembered, 0)  // only heads without a body are remembered
         } else {
             head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields)
             bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
-            if let memo, bodyLength == 0 {
-                head = buffer.withUnsafeBytes { memo.remember(UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd]), as: head) }
+            if let memo, case .unknown(let hash) = known, bodyLength == 0 {
+                head = buffer.withUnsafeBytes {
+                    memo.remember(UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd]), hash: hash, as: head)
+                }
             }
         }
         start = headEnd
