@@ -55,6 +55,13 @@ long csqlite_nowait_reads(void) { return reads_made; }
 
 #define REAL(file) (((NoWaitFile *)(file))->real)
 
+/// SQLite's smallest and largest page sizes (both powers of two).
+#define MIN_PAGE_SIZE 512
+#define MAX_PAGE_SIZE 65536
+/// The head of an overflow page: the number of the next page in the chain (file format, 1.6
+/// "Cell Payload Overflow Pages"); the rest of the page (less any reserved bytes) is payload.
+#define OVERFLOW_LINK_BYTES 4
+
 /// Reads the rest of `amount` bytes at `offset` into `out`, the first `done` there already.
 static int read_rest(NoWaitFile *self, char *out, int amount, long offset, long done) {
     while (done < amount) {
@@ -74,13 +81,18 @@ static int read_rest(NoWaitFile *self, char *out, int amount, long offset, long 
     return SQLITE_OK;
 }
 
+/// Whether the read lies in the pages read ahead.
+static int read_ahead_holds(const ReadAhead *ahead, int amount, long offset) {
+    return offset >= ahead->offset && offset + amount <= ahead->offset + ahead->count;
+}
+
 /// A page of a blob being read (`amount` a power of two, `offset` a multiple of it): from the
 /// pages read ahead, or read with as many of the pages after it as the blob can still need.
 static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) {
     ReadAhead *ahead = &self->ahead;
-    long data = amount - 4;  // an overflow page's share of the blob
+    long data = amount - OVERFLOW_LINK_BYTES;  // at most an overflow page's share of the blob
     ahead->remaining = ahead->remaining > data ? ahead->remaining - data : 0;
-    if (offset >= ahead->offset && offset + amount <= ahead->offset + ahead->count) {
+    if (read_ahead_holds(ahead, amount, offset)) {
         memcpy(out, ahead->bytes + (offset - ahead->offset), (size_t)amount);
         return SQLITE_OK;
     }
@@ -102,8 +114,18 @@ static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) 
 static int nowait_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
     NoWaitFile *self = (NoWaitFile *)file;
     if (self->fd < 0) return SQLITE_IOERR_READ;
-    int page_sized = amount >= 512 && amount <= 65536 && (amount & (amount - 1)) == 0 && offset % amount == 0;
-    if (self->ahead.remaining >= 0 && page_sized) return read_blob_page(self, buffer, amount, (long)offset);
+    ReadAhead *ahead = &self->ahead;
+    if (ahead->remaining >= 0) {
+        int page_sized = amount >= MIN_PAGE_SIZE && amount <= MAX_PAGE_SIZE && (amount & (amount - 1)) == 0
+            && offset % amount == 0;
+        if (page_sized) return read_blob_page(self, buffer, amount, (long)offset);
+        // A part of a page (SQLite reading a chain's last page straight into the blob): from
+        // the pages read ahead when they hold it.
+        if (read_ahead_holds(ahead, amount, (long)offset)) {
+            memcpy(buffer, ahead->bytes + ((long)offset - ahead->offset), (size_t)amount);
+            return SQLITE_OK;
+        }
+    }
     return read_rest(self, buffer, amount, (long)offset, 0);
 }
 

@@ -45,7 +45,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         self.context = context
         self.machine = HTTPConnectionStateMachine(limits: server.configuration.limits,
                                                   timeouts: server.configuration.timeouts, now: Monotonic.nanoseconds,
-                                                  memo: server.configuration.remembersHeads ? context.memo : nil)
+                                                  memo: context.memo)
     }
 
     /// Starts the connection on `loop`; with `rejection`, only sends it (lingering) and closes.

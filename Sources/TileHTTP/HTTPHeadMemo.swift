@@ -6,22 +6,26 @@ import Darwin
 
 /// The request heads an event loop parsed lately, by their bytes, with the answer given to each
 /// when the application said it may be given again (`HTTPResponse.reuse`): a client that asks
-/// for the same tile again with the same header section (a map client does, as a benchmark
-/// does) costs a hash and a compare instead of a parse, a route and a cache lookup. The same
-/// bytes parse to the same request under the same limits, so a remembered head stands for a
-/// parse; an answer is given again only while its mark is current and for `HTTPAnswerReuse.lifetime`.
+/// for the same thing again with the same header section (a map client asking for a tile does,
+/// as a benchmark does) costs a hash and a compare instead of a parse, a route and a lookup.
+/// The same bytes parse to the same request under the same limits, so a remembered head stands
+/// for a parse; an answer is given again only while its mark is current and for `answerLifetime`.
 ///
-/// `@unchecked Sendable`: one per loop, used only on that loop's thread (its connections parse
-/// and answer there). A remembered request that goes to a worker carries its entry along but
-/// never touches it there.
+/// `@unchecked Sendable`: one per loop, used only on that loop (its thread or serial queue),
+/// where its connections parse and answer. A remembered request that goes to a worker carries
+/// its entry along but never touches it there: only the connection, on its loop, does.
 final class HTTPHeadMemo: @unchecked Sendable {
     /// One remembered head: its bytes, the request they parse to, and the answer it was given.
     final class Entry: @unchecked Sendable {
+        /// The head's bytes, from the request line to the empty line.
         let head: [UInt8]
+        /// Their hash (`HTTPHeadMemo.hash`).
         let hash: Int
         /// The parse of `head`, without `remembered` (no cycle).
         let request: HTTPRequest
+        /// The answer given to it, marked for reuse; nil when none may be given again.
         fileprivate(set) var answer: HTTPResponse?
+        /// When `answer` stops being given again (monotonic nanoseconds).
         fileprivate(set) var answerExpires: UInt64 = 0
 
         init(head: [UInt8], hash: Int, request: HTTPRequest) {
@@ -37,11 +41,16 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// remembered the second time it is parsed, so a stream of heads each seen once (a working
     /// set walked through) costs a hash apiece, not an entry made and dropped.
     private var seen: [Int]
+    /// Nanoseconds an answer is given again after it was made (0: never).
+    let answerLifetime: UInt64
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
     static let maxHeadBytes = 2048
+    /// Slots in the table: a power of two (a hash picks its slot by masking).
     static let slotCount = 512
 
-    init() {
+    init(answerLifetime: UInt64) {
+        precondition(Self.slotCount & (Self.slotCount - 1) == 0, "slotCount must be a power of two")
+        self.answerLifetime = answerLifetime
         slots = Array(repeating: nil, count: Self.slotCount)
         seen = Array(repeating: 0, count: Self.slotCount)
     }
@@ -96,9 +105,9 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// Keeps `answer` for `entry`'s request when the application marked it for reuse.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
-        guard answer.reuse != nil else { return }
+        guard answer.reuse != nil, answerLifetime > 0 else { return }
         entry.answer = answer
-        entry.answerExpires = now + HTTPAnswerReuse.lifetime
+        entry.answerExpires = now + answerLifetime
     }
 
     /// Lets go of answers past their time (their bodies: a cached tile's pages), so an answer

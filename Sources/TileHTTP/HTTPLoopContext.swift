@@ -1,13 +1,14 @@
 /// What each event loop keeps for its connections: the Date line, the access log, the request
 /// series, the heads it parsed lately, and the buffer sockets are read into.
 final class HTTPLoopContext: @unchecked Sendable {
-    // `@unchecked Sendable`: `readBuffer` is used only on the loop's own thread, by one
-    // connection at a time (a read is copied into the connection's parser before the next).
+    // `@unchecked Sendable`: `readBuffer` and `memo` are used only on the loop (its thread or
+    // serial queue), `readBuffer` by one connection at a time (a read is copied into the
+    // connection's parser before the next).
     let dateCache = HTTPDateCache()
     let accessLog: HTTPAccessLog?
     let metrics: HTTPLoopMetrics
     /// The request heads this loop parsed lately, and answers it may give again.
-    let memo = HTTPHeadMemo()
+    let memo: HTTPHeadMemo
     /// Where a connection of this loop reads its socket into (one per loop, not per connection:
     /// an idle connection holds no read buffer).
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -15,9 +16,11 @@ final class HTTPLoopContext: @unchecked Sendable {
     /// Bytes of `readBuffer`: the most one read takes.
     static let readChunk = 16384
 
-    init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics) {
+    /// A context; answers marked for reuse are given again for `answerLifetime` seconds.
+    init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double) {
         self.accessLog = accessLog
         self.metrics = metrics
+        memo = HTTPHeadMemo(answerLifetime: UInt64(max(0, answerLifetime) * 1e9))
         readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
     }
 

@@ -18,13 +18,13 @@ public protocol HTTPResponder: Sendable {
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse?
 
-    /// See the extension's default.
+    /// Called on the event loop (so it must not block) when a response this responder marked
+    /// for reuse (`HTTPResponse.reuse`) is given again to the same request head without asking
+    /// it (`HTTPHeadMemo`), so it can count it as if it had answered (`Mark.label` says what).
     func answeredAgain(_ response: HTTPResponse)
 }
 
 extension HTTPResponder {
-    /// Called on an event loop when a response the responder marked for reuse
-    /// (`HTTPResponse.reuse`) is given again without asking it (`HTTPHeadMemo`), so it can count
-    /// it as if it had answered. By default nothing.
+    /// By default nothing is counted.
     public func answeredAgain(_ response: HTTPResponse) {}
 }

@@ -97,7 +97,8 @@ public final class HTTPServer: @unchecked Sendable {
                 let loop = try configuration.transport.makeLoop(name: "tilelayer-io-\(index)")
                 loops.append(loop)
                 let log = configuration.accessLog ? HTTPAccessLog(settings: configuration.accessLogSettings, loop: loop) : nil
-                contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics()))
+                contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics(),
+                                                answerLifetime: configuration.reusedAnswerLifetime))
             }
         } catch {
             socket.close()
@@ -211,10 +212,8 @@ public final class HTTPServer: @unchecked Sendable {
         for connection in due {
             connection.loop.execute { connection.deadlineExpired() }
         }
-        if configuration.remembersHeads {
-            for (loop, context) in zip(loops, contexts) {
-                loop.execute { context.memo.dropExpiredAnswers(now: Monotonic.nanoseconds) }
-            }
+        for (loop, context) in zip(loops, contexts) {
+            loop.execute { context.memo.dropExpiredAnswers(now: Monotonic.nanoseconds) }
         }
     }
 

@@ -27,9 +27,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var accessLogSettings = HTTPAccessLogSettings()
     /// Event-loop threads; nil: one per online core.
     public var eventLoops: Int?
-    /// Whether each loop remembers the request heads it parsed lately, and answers the
-    /// responder marked for reuse (`HTTPHeadMemo`, `HTTPAnswerReuse`).
-    public var remembersHeads = true
+    /// Seconds an answer the responder marked for reuse (`HTTPAnswerReuse`) is given again to
+    /// the same request head (`HTTPHeadMemo`) after it was made; 0: never given again.
+    public var reusedAnswerLifetime = 0.1
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000

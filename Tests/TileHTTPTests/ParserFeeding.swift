@@ -6,9 +6,12 @@ struct ParseOutcome: Equatable {
     var error: HTTPParseError?
 }
 
-/// Feeds `input` to a fresh parser in the given pieces, draining requests after each piece.
-func parse(_ input: [UInt8], pieces: [Range<Int>], limits: HTTPParserLimits = HTTPParserLimits()) -> ParseOutcome {
-    var parser = HTTPRequestParser(limits: limits)
+/// Feeds `input` to a fresh parser (looking heads up in `memo`, if given) in the given pieces,
+/// draining requests after each piece.
+func parse(
+    _ input: [UInt8], pieces: [Range<Int>], limits: HTTPParserLimits = HTTPParserLimits(), memo: HTTPHeadMemo? = nil
+) -> ParseOutcome {
+    var parser = HTTPRequestParser(limits: limits, memo: memo)
     var requests: [HTTPRequest] = []
     for piece in pieces {
         parser.append(input[piece])

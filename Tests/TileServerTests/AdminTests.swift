@@ -196,10 +196,10 @@ extension AdminTests {
     /// An event loop gives a cached tile's answer again to the same request head without asking
     /// the service (`HTTPHeadMemo`): each counts as a hit, none is given after a clear-cache has
     /// returned, and none made before a reload is given after it (the reload changed the CORS
-    /// header every answer carries).
+    /// header every answer carries). Answers live a minute here: only a revoke can end them.
     @Test func answersGivenAgainCountAsHitsAndEndWithAClearOrAReload() async throws {
         let (service, _) = try makeService(versionedProvider())
-        let live = try LiveServer(responder: service)
+        let live = try LiveServer(responder: service) { $0.reusedAnswerLifetime = 60 }  // only a revoke ends them
         let client = try RawHTTPClient(port: live.port)
         func blue() throws -> UInt8? {
             let response = try #require(client.request("/test/2/1/1.png"))
@@ -208,6 +208,7 @@ extension AdminTests {
         for _ in 0 ..< 4 { #expect(try blue() == 1) }
         let page = try PrometheusExposition(try await service.get("/metrics").text)
         #expect(page.value("tilelayer_cache_hits_total", ["layer": "test"]) == 3, "three hits after the miss")
+        #expect(service.cacheStatistics.hits == 1, "the service looked up the second only; the loop gave it again")
         version.store(2)
         #expect(try blue() == 1, "still cached")
         #expect(try await post(service, "/admin/layers/test/clear-cache").status == .noContent)

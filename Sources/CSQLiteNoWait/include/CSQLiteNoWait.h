@@ -27,13 +27,13 @@ struct sqlite3;
 /// nowait_vfs.c). Another VFS answers SQLITE_NOTFOUND.
 #define CSQLITE_NOWAIT_FCNTL_BLOB 0x746c01
 
-/// The most bytes read ahead of a blob's page in one read.
+/// The most bytes read ahead of a blob's page, in the same read as that page.
 #define CSQLITE_NOWAIT_READ_AHEAD_BYTES (128 * 1024)
 
 /// Says `db` is about to read a blob of `count` bytes, or (-1) is done: CSQLITE_NOWAIT_FCNTL_BLOB.
 void csqlite_nowait_blob(struct sqlite3 *db, long count);
 
-/// How many reads (preadv2) the calling thread has made through the VFS (tests count them).
+/// For tests: how many reads (preadv2) the calling thread has made through the VFS.
 long csqlite_nowait_reads(void);
 
 #endif

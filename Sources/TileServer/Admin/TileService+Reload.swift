@@ -59,7 +59,6 @@ extension TileService {
             needsRestart: Self.restartSettings(old.server, configuration.server))
         pipeline.metrics = PipelineMetrics(layers: layers.layers.map(\.name), factory: metricsFactory)
         current.withLock { $0 = new }
-        old.answerReuse.retire()  // answers made from the old state are not given again
         for layer in layers.layers where !old.layers.keeps(layer) { layer.diskTier?.adopt(owner: layer.build) }
         pipeline.keepDiskTiers(of: layers.layers)
         for layer in old.layers.layers where !layers.keeps(layer) {
@@ -69,6 +68,7 @@ extension TileService {
                 _ = pipeline.clear(layer: layer)
             }
         }
+        answerReuse.revoke()  // after the swap and the clears: no answer from before is given again
         logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
         return summary
     }

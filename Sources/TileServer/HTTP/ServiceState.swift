@@ -1,6 +1,5 @@
 import CoreMetrics
 import Logging
-import TileHTTP
 
 /// What the service serves: settings and layers, frozen; a reload builds a new one. A class, so
 /// a request takes it with one retain instead of copying every setting.
@@ -11,9 +10,6 @@ public final class ServiceState: Sendable {
     public let layers: LayerTable
     /// `server.cors`, ready to answer.
     let cors: CORSPolicy
-    /// Marks the tile answers the event loops may give again to the same request head
-    /// (`HTTPHeadMemo`): revoked by a cache clear, retired when a reload replaces the state.
-    let answerReuse = HTTPAnswerReuse()
 
     /// A state.
     public init(server: ServerSettings, layers: LayerTable) {

@@ -22,21 +22,22 @@ extension TileService {
         let found = state.layers[layer]
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [self] in
-                continuation.resume(returning: found.map { clear($0, where: matches, in: state) }
-                    ?? pipeline.clear(layer: layer, where: matches))
+                let result = found.map { clear($0, where: matches, in: state) } ?? pipeline.clear(layer: layer, where: matches)
+                answerReuse.revoke()
+                continuation.resume(returning: result)
             }
         }
     }
 
     /// Drops the cached tiles of `layer` for which `matches` holds (all when nil), and those of
     /// the composites over it in `state`; then revokes the answers the event loops may give again
-    /// (`HTTPHeadMemo`), so none given after this returns holds a cleared tile. Blocking file
-    /// I/O (`TilePipeline.clear`).
+    /// (`HTTPHeadMemo`), so none given after this returns holds a cleared tile (a reload in
+    /// between revokes again at its end). Blocking file I/O (`TilePipeline.clear`).
     func clear(
         _ layer: Layer, where matches: (@Sendable (TileKey) -> Bool)?, in state: ServiceState
     ) -> Result<Int?, CacheError> {
         let result = pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: layer.name))
-        state.answerReuse.revoke()
+        answerReuse.revoke()
         return result
     }
 

@@ -10,7 +10,7 @@ extension TileService {
         let (layer, key): (Layer, TileKey)
         switch tileLookup(request, route) {
         case .answered(let response): return response
-        case .key(let found, let made, _): (layer, key) = (found, made)
+        case .key(let found, let made): (layer, key) = (found, made)
         }
         if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true) { return sent }
         let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
@@ -25,15 +25,16 @@ extension TileService {
     /// (`archiveTileResponseWithoutWaiting`) — for the event loop; nil when the workers
     /// must answer.
     func tileResponseWithoutWaiting(_ request: HTTPRequest, _ route: TileRoute) -> HTTPResponse? {
+        // Taken before the state and the cache are read: a clear or reload after it revokes
+        // what they give.
+        let reuse = answerReuse.mark()
         switch tileLookup(request, route) {
         case .answered(let response):
             return response
-        case .key(let layer, let key, let state):
-            // Taken before the lookup: a clear after it revokes what the lookup finds.
-            let reuse = state.answerReuse.mark(tag: layer.name)
+        case .key(let layer, let key):
             // Each request is counted here, once, for the memory cache's admission of tile files.
             if let hit = pipeline.memoryHit(for: key, layer: layer, countingRequest: true) {
-                return hitAnswer(request, hit, layer: layer, scale: key.scale, reuse: reuse)
+                return hitAnswer(request, hit, layer: layer, scale: key.scale, reuse: reuse.labelled(layer.name))
             }
             return fileTileResponse(request, key: key, layer: layer, mayBlock: false)
                 ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer)
@@ -43,8 +44,7 @@ extension TileService {
     /// A tile request's layer and cache key, or the answer that ends it (unknown layer, zoom
     /// out of range, bad variables).
     enum TileLookup {
-        /// The layer and key, and the state they were found in.
-        case key(Layer, TileKey, ServiceState)
+        case key(Layer, TileKey)
         case answered(HTTPResponse)
     }
 
@@ -67,7 +67,7 @@ extension TileService {
         }
         switch layer.variableValues(from: request.queryItems) {
         case .success(let values):
-            return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values), state)
+            return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values))
         case .failure(let problem):
             return .answered(errorAnswer(.badRequest(problem.description), to: request))
         }

@@ -36,6 +36,9 @@ public final class TileService: HTTPResponder {
     let draining = Atomic<Bool>(false)
     /// Runs reloads one at a time.
     let reloads = DispatchQueue(label: "tilelayer.reload")
+    /// Marks the tile answers the event loops may give again to the same request head
+    /// (`HTTPHeadMemo`); revoked after every cache clear and at the end of every reload.
+    let answerReuse = HTTPAnswerReuse()
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
     /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own);
@@ -98,8 +101,8 @@ public final class TileService: HTTPResponder {
 
     /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the hit it repeats.
     public func answeredAgain(_ response: HTTPResponse) {
-        guard let tag = response.reuse?.tag else { return }
-        pipeline.metrics[tag]?.hits.increment()
+        guard let layer = response.reuse?.label else { return }
+        pipeline.metrics[layer]?.hits.increment()
     }
 
     /// The answer when it needs no wait; nil when the request must go to the workers.
