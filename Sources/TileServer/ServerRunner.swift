@@ -53,6 +53,7 @@ public final class ServerRunner: @unchecked Sendable {
             maxConnections: settings.maxConnections, headerTimeout: settings.headerSeconds,
             idleTimeout: settings.idleSeconds, answerTimeout: settings.answerSeconds, accessLog: settings.accessLog,
             transport: settings.transport)
+        http.reusedAnswerLifetime = settings.reuseSeconds
         http.accessLogSettings.format = settings.logFormat == .json ? .json : .text
         http.accessLogSettings.bufferBytes = settings.accessBufferBytes
         http.accessLogSettings.flushInterval = settings.accessFlushSeconds

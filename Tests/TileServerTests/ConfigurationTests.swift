@@ -22,6 +22,8 @@ import Testing
         #expect(configuration.server == ServerSettings())
         #expect(configuration.server.port == 8080)
         #expect(configuration.server.cors == "*")
+        #expect(configuration.server.reuseSeconds == 0.1)
+        #expect(try load("server: {cache: {reuseSeconds: 0}}\nlayers: []").server.reuseSeconds == 0)
     }
 
     @Test func shippedConfigurationLoads() async throws {
@@ -47,6 +49,7 @@ import Testing
         ("server: {prot: 1}\nlayers: []", "server.prot", "unknown key"),
         ("server: {port: 70000}", "server.port", "out of range"),
         ("server: {port: abc}", "server.port", "whole number"),
+        ("server: {cache: {reuseSeconds: 61}}", "server.cache.reuseSeconds", "out of range"),
         ("server: {publicURL: tiles.example.org}", "server.publicURL", "http://"),
         ("server: {log: {level: loud}}", "server.log.level", "unknown level"),
         ("layers: [{source: {type: directory, path: /}}]", "layers[0]", "needs a name"),

@@ -32,8 +32,9 @@ extension ServerSettings {
             let token = try value.string()
             adminToken = token.isEmpty ? nil : token
         }
-        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis"]) {
+        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis", "reuseSeconds"]) {
             if let value = cache["memoryBytes"] { cacheMemoryBytes = try value.int(in: 0 ... Int.max) }
+            if let value = cache["reuseSeconds"] { reuseSeconds = try value.double(in: 0 ... 60) }
             if let value = cache["redis"] { redis = try RedisCacheSettings(node: value) }
         }
         if let limits = try keys["limits"]?.mapping(allowed: [
