@@ -81,9 +81,11 @@ static int read_rest(NoWaitFile *self, char *out, int amount, long offset, long 
     return SQLITE_OK;
 }
 
-/// Whether the read lies in the pages read ahead.
-static int read_ahead_holds(const ReadAhead *ahead, int amount, long offset) {
-    return offset >= ahead->offset && offset + amount <= ahead->offset + ahead->count;
+/// Copies the read from the pages read ahead when they hold it all; 0 when they do not.
+static int read_from_read_ahead(const ReadAhead *ahead, char *out, int amount, long offset) {
+    if (offset < ahead->offset || offset + amount > ahead->offset + ahead->count) return 0;
+    memcpy(out, ahead->bytes + (offset - ahead->offset), (size_t)amount);
+    return 1;
 }
 
 /// A page of a blob being read (`amount` a power of two, `offset` a multiple of it): from the
@@ -92,10 +94,7 @@ static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) 
     ReadAhead *ahead = &self->ahead;
     long data = amount - OVERFLOW_LINK_BYTES;  // at most an overflow page's share of the blob
     ahead->remaining = ahead->remaining > data ? ahead->remaining - data : 0;
-    if (read_ahead_holds(ahead, amount, offset)) {
-        memcpy(out, ahead->bytes + (offset - ahead->offset), (size_t)amount);
-        return SQLITE_OK;
-    }
+    if (read_from_read_ahead(ahead, out, amount, offset)) return SQLITE_OK;
     ahead->count = 0;
     long pages = (ahead->remaining + data - 1) / data;
     if (pages > CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount) pages = CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount;
@@ -121,10 +120,7 @@ static int nowait_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int
         if (page_sized) return read_blob_page(self, buffer, amount, (long)offset);
         // A part of a page (SQLite reading a chain's last page straight into the blob): from
         // the pages read ahead when they hold it.
-        if (read_ahead_holds(ahead, amount, (long)offset)) {
-            memcpy(buffer, ahead->bytes + ((long)offset - ahead->offset), (size_t)amount);
-            return SQLITE_OK;
-        }
+        if (read_from_read_ahead(ahead, buffer, amount, (long)offset)) return SQLITE_OK;
     }
     return read_rest(self, buffer, amount, (long)offset, 0);
 }

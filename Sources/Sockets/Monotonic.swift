@@ -12,4 +12,9 @@ public enum Monotonic {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
+
+    /// `seconds` (a configured duration) in nanoseconds; a negative one is 0.
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        UInt64(max(0, seconds) * 1e9)
+    }
 }

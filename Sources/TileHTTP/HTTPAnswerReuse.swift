@@ -18,7 +18,7 @@ public final class HTTPAnswerReuse: Sendable {
     /// and revoke after changing it: an answer made from the old state then never carries a
     /// mark taken after the revoke.
     public func mark() -> Mark {
-        Mark(reuse: self, revocations: revocations.load(ordering: .acquiring), label: "")
+        Mark(reuse: self, revocations: revocations.load(ordering: .acquiring), tag: nil)
     }
 
     /// Answers marked before now are not given again.
@@ -26,18 +26,19 @@ public final class HTTPAnswerReuse: Sendable {
         revocations.add(1, ordering: .releasing)
     }
 
-    /// An answer's mark: its reuse and the revocations it has seen, and a label.
+    /// An answer's mark: its reuse and the revocations it has seen, and a tag.
     public struct Mark: Sendable {
         let reuse: HTTPAnswerReuse
         let revocations: UInt64
-        /// The application's name for the answer, handed back to `HTTPResponder.answeredAgain(_:)`
-        /// (a metrics label); never sent.
-        public private(set) var label: String
+        /// What the application keeps with the answer, handed back to
+        /// `HTTPResponder.answeredAgain(_:)` (the counters it counts the answer in, found once
+        /// when the answer was made rather than on every reuse); never sent.
+        public private(set) var tag: (any AnyObject & Sendable)?
 
-        /// The same mark, labelled `label`.
-        public func labelled(_ label: String) -> Mark {
+        /// The same mark, tagged with `tag`.
+        public func tagged(_ tag: any AnyObject & Sendable) -> Mark {
             var mark = self
-            mark.label = label
+            mark.tag = tag
             return mark
         }
 

@@ -3,6 +3,8 @@
 // does no I/O and reads no clock: the transport passes `now` in, so every transition is
 // testable without sockets (NIO's and Hummingbird's connection state machines work this way).
 
+import Sockets
+
 /// One connection's state: the request parser, where the connection is in its life, and what
 /// the transport reported of its output.
 public struct HTTPConnectionStateMachine: Sendable {
@@ -61,11 +63,10 @@ public struct HTTPConnectionStateMachine: Sendable {
 
         /// Timeouts in seconds.
         public init(headerSeconds: Double, idleSeconds: Double, answerSeconds: Double, lingerSeconds: Double = 2) {
-            func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
-            header = nanoseconds(headerSeconds)
-            idle = nanoseconds(idleSeconds)
-            answer = nanoseconds(answerSeconds)
-            linger = nanoseconds(lingerSeconds)
+            header = Monotonic.nanoseconds(headerSeconds)
+            idle = Monotonic.nanoseconds(idleSeconds)
+            answer = Monotonic.nanoseconds(answerSeconds)
+            linger = Monotonic.nanoseconds(lingerSeconds)
         }
     }
 

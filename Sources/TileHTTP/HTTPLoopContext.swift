@@ -1,3 +1,5 @@
+import Sockets
+
 /// What each event loop keeps for its connections: the Date line, the access log, the request
 /// series, the heads it parsed lately, and the buffer sockets are read into.
 final class HTTPLoopContext: @unchecked Sendable {
@@ -20,7 +22,7 @@ final class HTTPLoopContext: @unchecked Sendable {
     init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double) {
         self.accessLog = accessLog
         self.metrics = metrics
-        memo = HTTPHeadMemo(answerLifetime: UInt64(max(0, answerLifetime) * 1e9))
+        memo = HTTPHeadMemo(answerLifetime: Monotonic.nanoseconds(answerLifetime))
         readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
     }
 

@@ -20,7 +20,7 @@ public protocol HTTPResponder: Sendable {
 
     /// Called on the event loop (so it must not block) when a response this responder marked
     /// for reuse (`HTTPResponse.reuse`) is given again to the same request head without asking
-    /// it (`HTTPHeadMemo`), so it can count it as if it had answered (`Mark.label` says what).
+    /// it (`HTTPHeadMemo`), so it can count it as if it had answered (`Mark.tag` says in what).
     func answeredAgain(_ response: HTTPResponse)
 }
 

@@ -241,7 +241,7 @@ public final class HTTPServer: @unchecked Sendable {
             for connection in connections.withLock({ Array($0.values) }) {
                 connection.loop.execute { connection.shutdownGracefully() }
             }
-            let deadline = Monotonic.nanoseconds + UInt64(max(0, gracePeriod) * 1e9)
+            let deadline = Monotonic.nanoseconds + Monotonic.nanoseconds(gracePeriod)
             waitForConnections(until: deadline, completion: completion)
         }
     }

@@ -43,6 +43,8 @@ import Testing
     /// Counts its calls and the answers given again; marks the answers of `/reusable`.
     final class ReusingResponder: HTTPResponder {
         let reuse = HTTPAnswerReuse()
+        /// What the marks carry back to `answeredAgain`.
+        let tag = HTTPAnswerReuse()
         let calls = Atomic<Int>(0)
         let givenAgain = Atomic<Int>(0)
 
@@ -51,12 +53,12 @@ import Testing
         ) -> HTTPResponse? {
             let call = calls.add(1, ordering: .relaxed).newValue
             var response = HTTPResponse.text(.ok, "answer \(call)")
-            if request.pathSegments == ["reusable"] { response.reuse = reuse.mark().labelled("reusable") }
+            if request.pathSegments == ["reusable"] { response.reuse = reuse.mark().tagged(tag) }
             return response
         }
 
         func answeredAgain(_ response: HTTPResponse) {
-            #expect(response.reuse?.label == "reusable")
+            #expect(response.reuse?.tag === tag)
             givenAgain.add(1, ordering: .relaxed)
         }
     }

@@ -22,9 +22,9 @@ extension TileService {
         let found = state.layers[layer]
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [self] in
-                let result = found.map { clear($0, where: matches, in: state) } ?? pipeline.clear(layer: layer, where: matches)
-                answerReuse.revoke()
-                continuation.resume(returning: result)
+                // A layer this server does not serve has no answers to revoke.
+                continuation.resume(returning: found.map { clear($0, where: matches, in: state) }
+                    ?? pipeline.clear(layer: layer, where: matches))
             }
         }
     }

@@ -33,8 +33,9 @@ extension TileService {
             return response
         case .key(let layer, let key):
             // Each request is counted here, once, for the memory cache's admission of tile files.
-            if let hit = pipeline.memoryHit(for: key, layer: layer, countingRequest: true) {
-                return hitAnswer(request, hit, layer: layer, scale: key.scale, reuse: reuse.labelled(layer.name))
+            let counters = pipeline.metrics[layer.name]
+            if let hit = pipeline.memoryHit(for: key, layer: layer, counters: counters, countingRequest: true) {
+                return hitAnswer(request, hit, layer: layer, scale: key.scale, reuse: counters.map { reuse.tagged($0) })
             }
             return fileTileResponse(request, key: key, layer: layer, mayBlock: false)
                 ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer)

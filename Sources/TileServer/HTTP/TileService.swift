@@ -99,10 +99,10 @@ public final class TileService: HTTPResponder {
         return nil
     }
 
-    /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the hit it repeats.
+    /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the hit it repeats,
+    /// in the layer's counters its mark carries.
     public func answeredAgain(_ response: HTTPResponse) {
-        guard let layer = response.reuse?.label else { return }
-        pipeline.metrics[layer]?.hits.increment()
+        (response.reuse?.tag as? LayerMetrics)?.hits.increment()
     }
 
     /// The answer when it needs no wait; nil when the request must go to the workers.
