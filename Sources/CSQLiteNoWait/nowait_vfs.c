@@ -21,8 +21,11 @@
 /// call a page; a chain written in one go lies in adjacent pages of the file. So while a blob
 /// is read, a page read also reads the pages after it (as many as the blob can still need, up
 /// to `CSQLITE_NOWAIT_READ_AHEAD_BYTES`) into this buffer, in the same preadv2, and the next
-/// reads within them are copies from here. A chain that jumps is read again from where it
-/// lands. Forgotten when the blob's read ends or the file's lock is let go.
+/// pages within them are lent to SQLite where they lie (`nowait_fetch`: SQLite's memory-mapped
+/// page path, given pages of this buffer instead of a mapped file), so neither a system call
+/// nor a copy into SQLite's page cache is made for them. A chain that jumps is read again from
+/// where it lands. Forgotten when the blob's read ends or the file's lock is let go; never
+/// read over while SQLite holds one of its pages.
 typedef struct ReadAhead {
     /// Bytes of the blob its pages may still hold (counted down as pages are read); -1: no
     /// blob is being read.
@@ -30,8 +33,10 @@ typedef struct ReadAhead {
     /// The pages read ahead: where they start in the file, how many bytes were read.
     long offset;
     long count;
-    /// CSQLITE_NOWAIT_READ_AHEAD_BYTES, allocated on first use; freed with the file.
+    /// BUFFER_BYTES, allocated on first use; freed with the file.
     char *bytes;
+    /// Pages of `bytes` lent to SQLite (`nowait_fetch`) and not yet given back (`nowait_unfetch`).
+    int lent;
 } ReadAhead;
 
 /// A file of this VFS: ours, followed by the "unix" VFS's own file, which does all but reads.
@@ -48,10 +53,13 @@ static sqlite3_vfs *unix_vfs;
 static sqlite3_vfs nowait_vfs;
 static sqlite3_io_methods nowait_methods;
 
-/// Reads (preadv2 calls) this thread made through the VFS, for tests.
+/// Reads (preadv2 calls) this thread made through the VFS, and pages it lent SQLite
+/// (`nowait_fetch`), for tests.
 static _Thread_local long reads_made;
+static _Thread_local long pages_lent;
 
 long csqlite_nowait_reads(void) { return reads_made; }
+long csqlite_nowait_pages_lent(void) { return pages_lent; }
 
 #define REAL(file) (((NoWaitFile *)(file))->real)
 
@@ -61,6 +69,8 @@ long csqlite_nowait_reads(void) { return reads_made; }
 /// The head of an overflow page: the number of the next page in the chain (file format, 1.6
 /// "Cell Payload Overflow Pages"); the rest of the page (less any reserved bytes) is payload.
 #define OVERFLOW_LINK_BYTES 4
+/// A read-ahead buffer: a page and the read-ahead after it.
+#define BUFFER_BYTES (MAX_PAGE_SIZE + CSQLITE_NOWAIT_READ_AHEAD_BYTES)
 
 /// Reads the rest of `amount` bytes at `offset` into `out`, the first `done` there already.
 static int read_rest(NoWaitFile *self, char *out, int amount, long offset, long done) {
@@ -81,25 +91,43 @@ static int read_rest(NoWaitFile *self, char *out, int amount, long offset, long 
     return SQLITE_OK;
 }
 
+/// Whether the pages read ahead hold the `amount` bytes at `offset`.
+static int holds(const ReadAhead *ahead, long offset, int amount) {
+    return offset >= ahead->offset && offset + amount <= ahead->offset + ahead->count;
+}
+
 /// Copies the read from the pages read ahead when they hold it all; 0 when they do not.
 static int read_from_read_ahead(const ReadAhead *ahead, char *out, int amount, long offset) {
-    if (offset < ahead->offset || offset + amount > ahead->offset + ahead->count) return 0;
+    if (!holds(ahead, offset, amount)) return 0;
     memcpy(out, ahead->bytes + (offset - ahead->offset), (size_t)amount);
     return 1;
 }
 
-/// A page of a blob being read (`amount` a power of two, `offset` a multiple of it): from the
-/// pages read ahead, or read with as many of the pages after it as the blob can still need.
-static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) {
-    ReadAhead *ahead = &self->ahead;
+/// Whether a read of `amount` bytes at `offset` is of one whole page (a power of two in
+/// SQLite's page sizes, at a multiple of itself).
+static int is_page(int amount, long offset) {
+    return amount >= MIN_PAGE_SIZE && amount <= MAX_PAGE_SIZE && (amount & (amount - 1)) == 0 && offset % amount == 0;
+}
+
+/// Counts a page of the blob (`amount` bytes) as handed to SQLite and answers how many more
+/// pages the blob can still need, at most `most`.
+static long count_down(ReadAhead *ahead, int amount, long most) {
     long data = amount - OVERFLOW_LINK_BYTES;  // at most an overflow page's share of the blob
     ahead->remaining = ahead->remaining > data ? ahead->remaining - data : 0;
-    if (read_from_read_ahead(ahead, out, amount, offset)) return SQLITE_OK;
-    ahead->count = 0;
     long pages = (ahead->remaining + data - 1) / data;
-    if (pages > CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount) pages = CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount;
-    if (pages > 0 && ahead->bytes == 0) ahead->bytes = sqlite3_malloc(CSQLITE_NOWAIT_READ_AHEAD_BYTES);
-    if (pages == 0 || ahead->bytes == 0) return read_rest(self, out, amount, offset, 0);
+    return pages < most ? pages : most;
+}
+
+/// A page of a blob being read (`is_page`): from the pages read ahead, or read with as many of
+/// the pages after it as the blob can still need. While SQLite holds a page of the buffer the
+/// page is read alone.
+static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) {
+    ReadAhead *ahead = &self->ahead;
+    long pages = count_down(ahead, amount, CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount);
+    if (read_from_read_ahead(ahead, out, amount, offset)) return SQLITE_OK;
+    if (pages > 0 && ahead->bytes == 0) ahead->bytes = sqlite3_malloc(BUFFER_BYTES);
+    if (pages == 0 || ahead->bytes == 0 || ahead->lent > 0) return read_rest(self, out, amount, offset, 0);
+    ahead->count = 0;
     struct iovec vectors[2] = {{out, (size_t)amount}, {ahead->bytes, (size_t)(pages * amount)}};
     reads_made++;
     long n = clinux_preadv_cached(self->fd, vectors, 2, offset);
@@ -110,14 +138,41 @@ static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) 
     return SQLITE_OK;
 }
 
+/// Lends SQLite the page at `offset` (`is_page`) of a blob being read, from the pages read
+/// ahead, reading it there first with as many of the pages after it as the blob can still need
+/// (one preadv2) when they do not hold it; `*pointer` stays null (SQLite then reads the page
+/// itself, `nowait_read`) when no blob is being read, while another page is lent, or at the
+/// file's end.
+static int fetch_blob_page(NoWaitFile *self, long offset, int amount, void **pointer) {
+    ReadAhead *ahead = &self->ahead;
+    if (ahead->remaining < 0 || !is_page(amount, offset)) return SQLITE_OK;
+    if (!holds(ahead, offset, amount)) {
+        if (ahead->lent > 0) return SQLITE_OK;
+        if (ahead->bytes == 0) ahead->bytes = sqlite3_malloc(BUFFER_BYTES);
+        if (ahead->bytes == 0) return SQLITE_OK;
+        ReadAhead counted = *ahead;
+        long pages = 1 + count_down(&counted, amount, CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount);
+        ahead->count = 0;
+        reads_made++;
+        long n = clinux_pread_cached(self->fd, ahead->bytes, pages * amount, offset);
+        if (n < 0) return SQLITE_IOERR_READ;  // EAGAIN: a page is not in the page cache
+        ahead->offset = offset;
+        ahead->count = n - n % amount;
+        if (!holds(ahead, offset, amount)) return SQLITE_OK;
+    }
+    (void)count_down(ahead, amount, 0);
+    *pointer = ahead->bytes + (offset - ahead->offset);
+    ahead->lent++;
+    pages_lent++;
+    return SQLITE_OK;
+}
+
 static int nowait_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
     NoWaitFile *self = (NoWaitFile *)file;
     if (self->fd < 0) return SQLITE_IOERR_READ;
     ReadAhead *ahead = &self->ahead;
     if (ahead->remaining >= 0) {
-        int page_sized = amount >= MIN_PAGE_SIZE && amount <= MAX_PAGE_SIZE && (amount & (amount - 1)) == 0
-            && offset % amount == 0;
-        if (page_sized) return read_blob_page(self, buffer, amount, (long)offset);
+        if (is_page(amount, (long)offset)) return read_blob_page(self, buffer, amount, (long)offset);
         // A part of a page (SQLite reading a chain's last page straight into the blob): from
         // the pages read ahead when they hold it.
         if (read_from_read_ahead(ahead, buffer, amount, (long)offset)) return SQLITE_OK;
@@ -159,7 +214,8 @@ static int nowait_file_control(sqlite3_file *file, int op, void *argument) {
         ahead->count = 0;
         return SQLITE_OK;
     }
-    // No memory-mapped reads: a page fault would wait on the disk.
+    // No file is mapped (a page fault would wait on the disk): the pages SQLite's mapped-page
+    // path is given are lent from the read-ahead (`nowait_fetch`).
     if (op == SQLITE_FCNTL_MMAP_SIZE) {
         *(sqlite3_int64 *)argument = 0;
         return SQLITE_OK;
@@ -182,13 +238,23 @@ static void nowait_shm_barrier(sqlite3_file *file) { REAL(file)->pMethods->xShmB
 static int nowait_shm_unmap(sqlite3_file *file, int delete_flag) {
     return REAL(file)->pMethods->xShmUnmap(REAL(file), delete_flag);
 }
+/// SQLite's memory-mapped page path, on when the connection's `mmap_size` is above 0: pages of
+/// a blob being read are lent from the pages read ahead (`fetch_blob_page`); any other page is
+/// not mapped (a page fault would wait on the disk), and SQLite reads it (`nowait_read`).
 static int nowait_fetch(sqlite3_file *file, sqlite3_int64 offset, int amount, void **pointer) {
-    (void)file; (void)offset; (void)amount;
-    *pointer = 0;  // never a mapped page: SQLite reads instead
-    return SQLITE_OK;
+    NoWaitFile *self = (NoWaitFile *)file;
+    *pointer = 0;
+    if (self->fd < 0) return SQLITE_OK;
+    return fetch_blob_page(self, (long)offset, amount, pointer);
 }
+/// Takes back a page `nowait_fetch` lent (a null pointer, SQLite letting go of every mapping,
+/// lends back none: it does so only when it holds none).
 static int nowait_unfetch(sqlite3_file *file, sqlite3_int64 offset, void *pointer) {
-    (void)file; (void)offset; (void)pointer;
+    (void)offset;
+    ReadAhead *ahead = &((NoWaitFile *)file)->ahead;
+    char *page = pointer;
+    if (page != 0 && ahead->bytes != 0 && page >= ahead->bytes && page < ahead->bytes + BUFFER_BYTES)
+        ahead->lent--;
     return SQLITE_OK;
 }
 
@@ -298,6 +364,8 @@ int csqlite_nowait_register(void) {
 int csqlite_nowait_register(void) { return 0; }
 
 long csqlite_nowait_reads(void) { return 0; }
+
+long csqlite_nowait_pages_lent(void) { return 0; }
 
 #endif
 

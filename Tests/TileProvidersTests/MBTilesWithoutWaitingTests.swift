@@ -108,8 +108,9 @@ import CSQLiteNoWait
 
     /// A tile over many overflow pages is read with a system call per
     /// `CSQLITE_NOWAIT_READ_AHEAD_BYTES` of its chain, not one a page (while SQLite reads a blob,
-    /// the VFS reads the pages after the one asked for with it), at the smallest, the usual and
-    /// the largest page size; the bytes are the tile's.
+    /// the VFS reads the pages after the one asked for with it), and each of those pages is lent
+    /// to SQLite where it was read, not copied into its page cache, at the smallest, the usual
+    /// and the largest page size; the bytes are the tile's.
     @Test(arguments: [512, 4096, 65536])
     func aLongOverflowChainIsReadWithFewSystemCalls(pageSize: Int) throws {
         try #require(MBTilesFixture.sqlite3Path != nil, "the sqlite3 command-line tool (apt-get install sqlite3)")
@@ -126,14 +127,16 @@ import CSQLiteNoWait
         let pagesARead = 1 + Int(CSQLITE_NOWAIT_READ_AHEAD_BYTES) / pageSize
         #expect(isNoTile(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 5))), "the schema read first")
         for tile in tiles {
-            let before = csqlite_nowait_reads()
+            let before = csqlite_nowait_reads(), lentBefore = csqlite_nowait_pages_lent()
             let found = provider.tileWithoutWaiting(for: TileRequest(tile: tile))
-            let reads = csqlite_nowait_reads() - before
+            let reads = csqlite_nowait_reads() - before, lent = csqlite_nowait_pages_lent() - lentBefore
             let whole = bytes(found) == MBTilesFixture.bytes(for: tile, length: length)  // (not printed: 600 KB)
             #expect(whole, "\(tile), pages of \(pageSize) bytes\(mustWait(found) ? ": the read would wait" : "")")
             // Up to four B-tree pages (index and table, root and leaf), then the chain.
             #expect(reads <= 4 + (pages + pagesARead - 1) / pagesARead,
                     "\(tile): \(reads) reads for \(pages) overflow pages of \(pageSize) bytes")
+            // `pages` counts the blob's bytes as if none were in the row's own cell.
+            #expect(lent >= pages - 1 && lent <= pages, "\(tile): \(lent) of about \(pages) overflow pages lent")
         }
     }
 

@@ -9,8 +9,9 @@
 /// thread that may wait. Locks are SQLite's usual fcntl(F_SETLK) locks, which do not wait for
 /// another process's lock (a connection opened with it should have a busy timeout of 0) and,
 /// like fstat, answer from memory on a local filesystem: use it only there (on NFS or FUSE
-/// they ask the server). Memory-mapped reads are off (a page fault would wait). Linux only:
-/// elsewhere it is not registered.
+/// they ask the server). No file is memory-mapped (a page fault would wait): with `PRAGMA
+/// mmap_size` above 0, SQLite's mapped-page path is lent pages the VFS has read ahead of a
+/// blob instead. Linux only: elsewhere it is not registered.
 
 /// The VFS's name, for sqlite3_open_v2.
 #define CSQLITE_NOWAIT_VFS "tilelayer-nowait"
@@ -35,5 +36,9 @@ void csqlite_nowait_blob(struct sqlite3 *db, long count);
 
 /// For tests: how many reads (preadv2) the calling thread has made through the VFS.
 long csqlite_nowait_reads(void);
+
+/// For tests: how many pages read ahead the calling thread's connections were lent by the VFS
+/// (SQLite's memory-mapped page path, see ReadAhead in nowait_vfs.c) instead of copying them.
+long csqlite_nowait_pages_lent(void);
 
 #endif
