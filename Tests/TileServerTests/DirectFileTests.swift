@@ -221,6 +221,30 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(after.header("ETag") != before.header("ETag"))
         await live.stop()
     }
+
+    /// An event loop sends a tile file's answer again to the same request head without asking
+    /// the service (`HTTPHeadMemo`), the answer keeping its file open: each counts as the
+    /// provider call it repeats, and a file replaced on disk is served from the answer past the
+    /// open file's validity (answers live a minute here: only a revoke ends them), until a
+    /// clear-cache; then the new file is.
+    @Test func aFileAnswerIsGivenAgainUntilAClear() async throws {
+        let live = try LiveServer(responder: service) { $0.reusedAnswerLifetime = 60 }
+        let client = try RawHTTPClient(port: live.port)
+        let original = Fixtures.worldTile(1, 1, 0)
+        for _ in 0 ..< 4 { #expect(client.request("/direct/1/1/0.png")?.body == original) }
+        let page = try PrometheusExposition(try await service.get("/metrics").text)
+        #expect(page.value("tilelayer_provider_calls_total", ["layer": "direct"]) == 4,
+                "the service answered the first two (a head is remembered when seen twice), the loop the others")
+        let replacement = Fixtures.worldTile(2, 1, 1)
+        replace("direct/1/1/0.png", with: replacement)
+        try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
+        #expect(client.request("/direct/1/1/0.png")?.body == original, "the answer given again, its file still open")
+        #expect(client.request("/direct/1/1/0.png", method: "HEAD")?.header("Content-Length") == String(replacement.count),
+                "another head is answered by the service, from the new file")
+        _ = await service.clearCache(layer: "direct")
+        #expect(client.request("/direct/1/1/0.png")?.body == replacement, "revoked with the cache")
+        await live.stop()
+    }
 }
 
 /// A directory layer with a memory cache keeps the tiles that fit and sends the rest from their

@@ -17,8 +17,14 @@ extension TileService {
     /// With `mayBlock` false (on an event loop, after a memory miss) it waits on no disk: it
     /// answers only from a file kept open or opened from the kernel's caches alone
     /// (`tileFileWithoutWaiting`) whose version it knows or can read from the page cache alone
-    /// to hash (`fingerprintWithoutWaiting`).
-    func fileTileResponse(_ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool) -> HTTPResponse? {
+    /// to hash (`fingerprintWithoutWaiting`). Then its prepared 200 carries `reuse`, when given,
+    /// so the loop may send the file again to the same request head (`HTTPHeadMemo`) for a
+    /// moment, its descriptor kept open by the answer meanwhile: as `OpenTileFiles` keeps it,
+    /// a replaced file is then served a moment longer. `counters`: the layer's.
+    func fileTileResponse(
+        _ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool, counters: LayerMetrics?,
+        reuse: HTTPAnswerReuse.Mark? = nil
+    ) -> HTTPResponse? {
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
         // On an event loop the caller looked in memory already (`tileResponseWithoutWaiting`).
         if mayBlock, let cached = pipeline.memoryHit(for: key, layer: layer) {
@@ -52,7 +58,7 @@ extension TileService {
                   !pipeline.cache.admits(TilePipeline.stamped(key, layer: layer), cost: file.size + TileOutcome.entryOverhead)
             else { return nil }
         }
-        let response: HTTPResponse
+        var response: HTTPResponse
         if let file = opened {
             // A version not seen before is read and hashed once: on the loop only from the page cache.
             guard let fingerprint = mayBlock ? pipeline.fileFingerprints.fingerprint(of: file, format: layer.format)
@@ -60,10 +66,13 @@ extension TileService {
             else { return nil }
             let body = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
             response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, body: .file(body))
+            // Only the prepared (unconditional) 200.
+            if let reuse, let counters, response.preparedHead != nil {
+                response.reuse = reuse.tagged(layer.cachesInMemory ? counters.repeatedFileMiss : counters.repeatedFileBypass)
+            }
         } else {
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         }
-        let counters = pipeline.metrics[layer.name]
         if layer.cachesInMemory { counters?.misses.increment() }
         counters?.providerCalls.increment()
         return noted(response, cacheUse: layer.cachesInMemory ? .miss : .bypass)

@@ -12,7 +12,8 @@ extension TileService {
         case .answered(let response): return response
         case .key(let found, let made): (layer, key) = (found, made)
         }
-        if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true) { return sent }
+        if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true,
+                                       counters: pipeline.metrics[layer.name]) { return sent }
         let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
             completion(answer(request, result, layer: layer, scale: route.scale, cacheUse: cacheUse))
         }
@@ -35,9 +36,10 @@ extension TileService {
             // Each request is counted here, once, for the memory cache's admission of tile files.
             let counters = pipeline.metrics[layer.name]
             if let hit = pipeline.memoryHit(for: key, layer: layer, counters: counters, countingRequest: true) {
-                return hitAnswer(request, hit, layer: layer, scale: key.scale, reuse: counters.map { reuse.tagged($0) })
+                return hitAnswer(request, hit, layer: layer, scale: key.scale,
+                                 reuse: counters.map { reuse.tagged($0.repeatedHit) })
             }
-            return fileTileResponse(request, key: key, layer: layer, mayBlock: false)
+            return fileTileResponse(request, key: key, layer: layer, mayBlock: false, counters: counters, reuse: reuse)
                 ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer)
         }
     }

@@ -99,10 +99,10 @@ public final class TileService: HTTPResponder {
         return nil
     }
 
-    /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the hit it repeats,
-    /// in the layer's counters its mark carries.
+    /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the answer it
+    /// repeats (a memory hit, a tile file sent), in the layer's counters its mark carries.
     public func answeredAgain(_ response: HTTPResponse) {
-        (response.reuse?.tag as? LayerMetrics)?.hits.increment()
+        (response.reuse?.tag as? RepeatedAnswerCount)?.count()
     }
 
     /// The answer when it needs no wait; nil when the request must go to the workers.

@@ -15,6 +15,12 @@ final class LayerMetrics: Sendable {
     let providerCalls: Counter
     /// Derived tiles made (`@2x`, downscales).
     let renders: Counter
+    /// What an answer an event loop gives again counts (`TileService.answeredAgain`): the
+    /// memory hit it repeats; the tile file it sends again, a provider call and, for a layer
+    /// with a memory cache, a miss.
+    let repeatedHit: RepeatedAnswerCount
+    let repeatedFileMiss: RepeatedAnswerCount
+    let repeatedFileBypass: RepeatedAnswerCount
 
     init(layer: String, factory: any MetricsFactory) {
         let dimensions = [("layer", layer)]
@@ -24,6 +30,22 @@ final class LayerMetrics: Sendable {
         storedBytes = Counter(label: TileMetrics.cacheStoredBytes, dimensions: dimensions, factory: factory)
         providerCalls = Counter(label: TileMetrics.providerCalls, dimensions: dimensions, factory: factory)
         renders = Counter(label: TileMetrics.renders, dimensions: dimensions, factory: factory)
+        repeatedHit = RepeatedAnswerCount([hits])
+        repeatedFileMiss = RepeatedAnswerCount([misses, providerCalls])
+        repeatedFileBypass = RepeatedAnswerCount([providerCalls])
+    }
+}
+
+/// The counters an answer given again counts in: the tag of its mark (`HTTPAnswerReuse.Mark`),
+/// made once per layer, so an answer made carries one reference and an answer given again
+/// counts without a lookup.
+final class RepeatedAnswerCount: Sendable {
+    private let counters: [Counter]
+
+    init(_ counters: [Counter]) { self.counters = counters }
+
+    func count() {
+        for counter in counters { counter.increment() }
     }
 }
 
