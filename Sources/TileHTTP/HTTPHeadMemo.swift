@@ -23,7 +23,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
         let hash: Int
         /// The parse of `head`, without `remembered` (no cycle).
         let request: HTTPRequest
-        /// The answer given to it, marked for reuse; nil when none may be given again.
+        /// The answer given to it, marked for reuse; nil when none may be given again. Set
+        /// only while the entry is in its slot (`HTTPHeadMemo.setAnswer`).
         fileprivate(set) var answer: HTTPResponse?
         /// When `answer` stops being given again (monotonic nanoseconds).
         fileprivate(set) var answerExpires: UInt64 = 0
@@ -43,14 +44,18 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private var seen: [Int]
     /// Nanoseconds an answer is given again after it was made (0: never).
     let answerLifetime: UInt64
+    /// Answers with a file body kept at most (each holds its file's descriptor open), and kept now.
+    let maxFileAnswers: Int
+    private var fileAnswers = 0
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
     static let maxHeadBytes = 2048
     /// Slots in the table: a power of two (a hash picks its slot by masking).
     static let slotCount = 512
 
-    init(answerLifetime: UInt64) {
+    init(answerLifetime: UInt64, fileAnswers: Int = 64) {
         precondition(Self.slotCount & (Self.slotCount - 1) == 0, "slotCount must be a power of two")
         self.answerLifetime = answerLifetime
+        maxFileAnswers = fileAnswers
         slots = Array(repeating: nil, count: Self.slotCount)
         seen = Array(repeating: 0, count: Self.slotCount)
     }
@@ -87,6 +92,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
             return request
         }
         let entry = Entry(head: Array(head), hash: hash, request: request)
+        if let replaced = slots[slot] { setAnswer(nil, of: replaced) }
         slots[slot] = entry
         var remembered = request
         remembered.remembered = entry
@@ -97,25 +103,38 @@ final class HTTPHeadMemo: @unchecked Sendable {
     func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
         guard let answer = entry.answer else { return nil }
         guard now < entry.answerExpires, answer.reuse?.isCurrent == true else {
-            entry.answer = nil
+            setAnswer(nil, of: entry)
             return nil
         }
         return answer
     }
 
-    /// Keeps `answer` for `entry`'s request when the application marked it for reuse.
+    /// Keeps `answer` for `entry`'s request when the application marked it for reuse, `entry`
+    /// is still in its slot (a newer head may have taken it since the parse), and, for an
+    /// answer with a file body, fewer than `maxFileAnswers` are kept.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
-        guard answer.reuse != nil, answerLifetime > 0 else { return }
-        entry.answer = answer
+        guard answer.reuse != nil, answerLifetime > 0, slots[entry.hash & (Self.slotCount - 1)] === entry else { return }
+        if answer.file != nil && entry.answer?.file == nil && fileAnswers >= maxFileAnswers { return }
+        setAnswer(answer, of: entry)
         entry.answerExpires = now + answerLifetime
     }
 
-    /// Lets go of answers past their time (their bodies: a cached tile's pages), so an answer
-    /// no request asks for again is not held for long.
+    /// Lets go of answers past their time (their bodies: a cached tile's pages, a file's
+    /// descriptor), so an answer no request asks for again is not held for long.
     func dropExpiredAnswers(now: UInt64) {
         for case let entry? in slots where entry.answer != nil && now >= entry.answerExpires {
-            entry.answer = nil
+            setAnswer(nil, of: entry)
         }
+    }
+
+    /// Kept answers with a file body.
+    var fileAnswersKept: Int { fileAnswers }
+
+    /// Sets `entry`'s answer, counting those with a file body.
+    private func setAnswer(_ answer: HTTPResponse?, of entry: Entry) {
+        if entry.answer?.file != nil { fileAnswers -= 1 }
+        if answer?.file != nil { fileAnswers += 1 }
+        entry.answer = answer
     }
 
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {

@@ -18,11 +18,12 @@ final class HTTPLoopContext: @unchecked Sendable {
     /// Bytes of `readBuffer`: the most one read takes.
     static let readChunk = 16384
 
-    /// A context; answers marked for reuse are given again for `answerLifetime` seconds.
-    init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double) {
+    /// A context; answers marked for reuse are given again for `answerLifetime` seconds, at most
+    /// `fileAnswers` of them with a file body at a time.
+    init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double, fileAnswers: Int) {
         self.accessLog = accessLog
         self.metrics = metrics
-        memo = HTTPHeadMemo(answerLifetime: Monotonic.nanoseconds(answerLifetime))
+        memo = HTTPHeadMemo(answerLifetime: Monotonic.nanoseconds(answerLifetime), fileAnswers: fileAnswers)
         readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
     }
 

@@ -93,12 +93,14 @@ public final class HTTPServer: @unchecked Sendable {
         let port: Int
         do {
             port = try socket.localPort()
-            for index in 0 ..< max(1, configuration.eventLoops ?? System.coreCount) {
+            let loopCount = max(1, configuration.eventLoops ?? System.coreCount)
+            for index in 0 ..< loopCount {
                 let loop = try configuration.transport.makeLoop(name: "tilelayer-io-\(index)")
                 loops.append(loop)
                 let log = configuration.accessLog ? HTTPAccessLog(settings: configuration.accessLogSettings, loop: loop) : nil
                 contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics(),
-                                                answerLifetime: configuration.reusedAnswerLifetime))
+                                                answerLifetime: configuration.reusedAnswerLifetime,
+                                                fileAnswers: configuration.reusedFileAnswers / loopCount))
             }
         } catch {
             socket.close()

@@ -30,6 +30,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Seconds an answer the responder marked for reuse (`HTTPAnswerReuse`) is given again to
     /// the same request head (`HTTPHeadMemo`) after it was made; 0: never given again.
     public var reusedAnswerLifetime = 0.1
+    /// Answers with a file body (`HTTPResponse.file`) kept to be given again, at most, across
+    /// all event loops (shared out evenly): each keeps its file's descriptor open.
+    public var reusedFileAnswers = 256
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000

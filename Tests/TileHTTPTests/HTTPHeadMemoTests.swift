@@ -144,4 +144,64 @@ import Testing
         memo.dropExpiredAnswers(now: 1_000 + lifetime)
         #expect(entry.answer == nil, "its body is not held past its time")
     }
+
+    /// The entry `head` is remembered under in `memo` (after it is parsed twice).
+    private func remembered(_ head: String, in memo: HTTPHeadMemo) throws -> HTTPHeadMemo.Entry {
+        let bytes = Array(head.utf8)
+        let parsed = HTTPRequest(method: .get, target: "/", pathSegments: [], query: nil)
+        let request = bytes.withUnsafeBytes { bytes in
+            guard case .unknown(let hash) = memo.lookUp(bytes) else { return parsed }
+            _ = memo.remember(bytes, hash: hash, as: parsed)
+            return memo.remember(bytes, hash: hash, as: parsed)
+        }
+        return try #require(request.remembered)
+    }
+
+    /// Answers that send a file hold its descriptor open: at most `fileAnswers` are kept at a
+    /// time (others are kept whatever their number), and one let go (expired, or its head's
+    /// slot taken by another head) makes room for another. An answer for an entry no longer in
+    /// its slot is not kept at all (nothing would let it go).
+    @Test func answersWithFilesAreBounded() throws {
+        let memo = HTTPHeadMemo(answerLifetime: 100, fileAnswers: 2)
+        let reuse = HTTPAnswerReuse()
+        var fileAnswer = HTTPResponse(status: .ok)
+        fileAnswer.file = HTTPFileBody(descriptor: 0, count: 1, owner: reuse)
+        fileAnswer.reuse = reuse.mark()
+        var bytesAnswer = HTTPResponse.text(.ok, "tile")
+        bytesAnswer.reuse = reuse.mark()
+        // Four heads in four slots (the hash is seeded per process).
+        var slotsTaken: Set<Int> = []
+        var heads: [String] = []
+        for index in 0 ..< 1000 where heads.count < 4 {
+            let head = "GET /\(index) HTTP/1.1\r\n\r\n"
+            guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
+            if slotsTaken.insert(hash & (HTTPHeadMemo.slotCount - 1)).inserted { heads.append(head) }
+        }
+        let entries = try heads.map { try remembered($0, in: memo) }
+        try #require(entries.count == 4)
+        for entry in entries[0 ..< 3] { memo.keep(fileAnswer, for: entry, now: 0) }
+        #expect(entries.map { $0.answer != nil } == [true, true, false, false], "two kept, the third not")
+        #expect(memo.fileAnswersKept == 2)
+        memo.keep(bytesAnswer, for: entries[3], now: 0)
+        #expect(entries[3].answer != nil, "an answer without a file is kept")
+        memo.keep(fileAnswer, for: entries[1], now: 50)
+        #expect(memo.fileAnswersKept == 2, "kept again in the same entry: counted once")
+        memo.dropExpiredAnswers(now: 100)
+        #expect(memo.fileAnswersKept == 1 && entries[0].answer == nil && entries[1].answer != nil)
+        memo.keep(fileAnswer, for: entries[2], now: 100)
+        #expect(entries[2].answer != nil && memo.fileAnswersKept == 2, "room made by the expired one")
+
+        // A head whose hash takes entry 2's slot (found by looking up, which changes nothing):
+        // entry 2's answer is let go with the slot.
+        let taker = try #require((1000 ..< 100_000).lazy.map { "GET /\($0) HTTP/1.1\r\n\r\n" }.first { head in
+            let lookup = Array(head.utf8).withUnsafeBytes { memo.lookUp($0) }
+            guard case .unknown(let hash) = lookup else { return false }
+            return (hash ^ entries[2].hash) & (HTTPHeadMemo.slotCount - 1) == 0
+        })
+        _ = try remembered(taker, in: memo)
+        #expect(entries[2].answer == nil && memo.fileAnswersKept == 1, "let go with its slot")
+        memo.keep(fileAnswer, for: entries[2], now: 100)
+        #expect(entries[2].answer == nil, "no longer in its slot: not kept")
+        #expect(memo.fileAnswersKept == 1)
+    }
 }

@@ -12,7 +12,9 @@ final class OpenFileBudget: Sendable {
     /// Open files kept at most when the open-file limit allows it: about a third of a
     /// `bench-working-set.sh` pyramid (21,845 tiles) besides what the memory cache holds.
     static let preferredCapacity = 8192
-    /// Descriptors left to everything else (listening socket, event loops, SQLite, logs).
+    /// Descriptors left to everything else (listening socket, event loops, SQLite, logs, and
+    /// the tile files of answers the event loops keep to send again, 256 at most:
+    /// `HTTPServerConfiguration.reusedFileAnswers`).
     static let reservedDescriptors = 1024
 
     /// The process's budget, which `ServerRunner` fits to the open-file limit at start-up.
