@@ -17,6 +17,7 @@
 #   CONNECTIONS=64  wrk connections (2 threads)
 #   WARM=           files or folders read whole before each run (the page cache on these
 #                   machines pages out idle files: read them back so no binary pays for it)
+#   PORT=           where the servers listen (default: server.port of CONFIG)
 set -euo pipefail
 
 die() { echo "bench-ab: $*" >&2; exit 2; }
@@ -29,9 +30,12 @@ for name in ROUNDS DURATION WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] ||
 [[ -r $PATHS ]] || die "no request list at $PATHS"
 for binary in "$@"; do [[ -x $binary ]] || die "$binary is not an executable"; done
 command -v wrk >/dev/null || die "wrk is not installed"
+command -v curl >/dev/null || die "curl is not installed"
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-PORT=$(awk '/^ *port:/ { print $2; exit }' "$CONFIG")
-[[ $PORT =~ ^[0-9]+$ ]] || die "no server.port in $CONFIG"
+# server.port, block or flow style: the first "port: N" from the "server:" line to the next top-level key.
+PORT=${PORT:-$(awk '/^server:/ { inside = 1 } /^[^ #]/ && !/^server:/ { inside = 0 }
+                    inside && match($0, /port: *[0-9]+/) { print substr($0, RSTART + 5) + 0; exit }' "$CONFIG")}
+[[ $PORT =~ ^[0-9]+$ ]] || die "no server.port in $CONFIG (set PORT)"
 
 SERVER_PID=""
 LOG=$(mktemp "${TMPDIR:-/tmp}/bench-ab.XXXXXX")
@@ -49,10 +53,15 @@ echo "== $CONFIG, $(wc -l <"$PATHS") paths from $PATHS; $ROUNDS rounds of ${WARM
 printf '%-6s %-36s %10s %8s %11s %7s\n' round binary "requests/s" "p99 ms" "CPU us/req" errors
 for (( round = 1; round <= ROUNDS; round++ )); do
     for binary in "$@"; do
+        ! curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/" || die "something already answers on port $PORT"
         "$binary" serve --config "$CONFIG" >"$LOG" 2>&1 &
         SERVER_PID=$!
-        for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
-        kill -0 "$SERVER_PID" 2>/dev/null || die "$binary did not start: $(tail -3 "$LOG")"
+        for (( i = 0; ; i++ )); do
+            kill -0 "$SERVER_PID" 2>/dev/null || die "$binary exited at start: $(tail -3 "$LOG")"
+            curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break
+            (( i < 100 )) || die "$binary did not answer on port $PORT within 10 s"
+            sleep 0.1
+        done
         # shellcheck disable=SC2086
         [[ -n $WARM ]] && find $WARM -type f -print0 | xargs -0 cat >/dev/null
         (( WARMUP > 0 )) && run_wrk "$WARMUP" >/dev/null
@@ -64,8 +73,8 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         errors=$(( v[err_connect] + v[err_read] + v[err_write] + v[err_timeout] + v[err_status] ))
         printf '%-6s %-36s %10.0f %8.2f %11.1f %7d\n' "$round" "$binary" "${v[rps]}" \
             "$(awk -v us="${v[p99_us]}" 'BEGIN { print us / 1000 }')" \
-            "$(awk -v a="$before" -v b="$after" -v r="${v[rps]}" -v d="$DURATION" -v k="$(getconf CLK_TCK)" \
-                'BEGIN { print (b - a) / k * 1e6 / (r * d) }')" "$errors"
+            "$(awk -v a="$before" -v b="$after" -v n="${v[requests]}" -v k="$(getconf CLK_TCK)" \
+                'BEGIN { print (b - a) / k * 1e6 / n }')" "$errors"
         kill "$SERVER_PID"
         wait "$SERVER_PID" 2>/dev/null || true
         SERVER_PID=""

@@ -44,7 +44,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private var seen: [Int]
     /// Nanoseconds an answer is given again after it was made (0: never).
     let answerLifetime: UInt64
-    /// Answers with a file body kept at most (each holds its file's descriptor open), and kept now.
+    /// Answers that hold a file open of their own (`HTTPAnswerReuse.Mark.holdsOpenFile`) kept
+    /// at most, and kept now. (A memory hit's body in the cache's shared memory file is not one.)
     let maxFileAnswers: Int
     private var fileAnswers = 0
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
@@ -55,7 +56,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// loop (an entry is its head, up to 2 KiB, and its parse).
     static let slotCount = 2048
 
-    init(answerLifetime: UInt64, fileAnswers: Int = 64) {
+    init(answerLifetime: UInt64, fileAnswers: Int) {
         precondition(Self.slotCount & (Self.slotCount - 1) == 0, "slotCount must be a power of two")
         self.answerLifetime = answerLifetime
         maxFileAnswers = fileAnswers
@@ -114,29 +115,32 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// Keeps `answer` for `entry`'s request when the application marked it for reuse, `entry`
     /// is still in its slot (a newer head may have taken it since the parse), and, for an
-    /// answer with a file body, fewer than `maxFileAnswers` are kept.
+    /// answer that holds a file open, fewer than `maxFileAnswers` such are kept.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
-        guard answer.reuse != nil, answerLifetime > 0, slots[entry.hash & (Self.slotCount - 1)] === entry else { return }
-        if answer.file != nil && entry.answer?.file == nil && fileAnswers >= maxFileAnswers { return }
+        guard let mark = answer.reuse, answerLifetime > 0, slots[entry.hash & (Self.slotCount - 1)] === entry else { return }
+        if mark.holdsOpenFile && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
         setAnswer(answer, of: entry)
         entry.answerExpires = now + answerLifetime
     }
 
-    /// Lets go of answers past their time (their bodies: a cached tile's pages, a file's
-    /// descriptor), so an answer no request asks for again is not held for long.
+    /// Lets go of answers past their time or revoked (their bodies: a cached tile's pages, a
+    /// file's descriptor), so an answer no request asks for again is not held for long.
     func dropExpiredAnswers(now: UInt64) {
-        for case let entry? in slots where entry.answer != nil && now >= entry.answerExpires {
-            setAnswer(nil, of: entry)
+        for case let entry? in slots {
+            guard let answer = entry.answer else { continue }
+            if now >= entry.answerExpires || answer.reuse?.isCurrent != true { setAnswer(nil, of: entry) }
         }
     }
 
-    /// Kept answers with a file body.
+    /// Kept answers that hold a file open.
     var fileAnswersKept: Int { fileAnswers }
 
-    /// Sets `entry`'s answer, counting those with a file body.
+    private static func holdsOpenFile(_ answer: HTTPResponse?) -> Bool { answer?.reuse?.holdsOpenFile == true }
+
+    /// Sets `entry`'s answer, counting those that hold a file open.
     private func setAnswer(_ answer: HTTPResponse?, of entry: Entry) {
-        if entry.answer?.file != nil { fileAnswers -= 1 }
-        if answer?.file != nil { fileAnswers += 1 }
+        if Self.holdsOpenFile(entry.answer) { fileAnswers -= 1 }
+        if Self.holdsOpenFile(answer) { fileAnswers += 1 }
         entry.answer = answer
     }
 

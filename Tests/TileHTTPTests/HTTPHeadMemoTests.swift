@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aHeadSeenBeforeIsNotParsedAgainAndParsesTheSame() throws {
-        let memo = HTTPHeadMemo(answerLifetime: 100_000_000)
+        let memo = HTTPHeadMemo(answerLifetime: 100_000_000, fileAnswers: 0)
         var parser = HTTPRequestParser(limits: HTTPParserLimits(), memo: memo)
         var plain = HTTPRequestParser()
         let head = "GET /3/2/4.png?v=1 HTTP/1.1\r\nHost: example.org\r\nAccept: image/*\r\n\r\n"
@@ -111,7 +111,7 @@ import Testing
         let text = "GET /a.png HTTP/1.1\r\nHost: x\r\n\r\nGET /a.png HTTP/1.1\r\nHost: x\r\n\r\n"
             + "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /a.png HTTP/1.1\r\nHost: x\r\n\r\n"
         let input = Array(text.utf8)
-        let memo = HTTPHeadMemo(answerLifetime: 0)
+        let memo = HTTPHeadMemo(answerLifetime: 0, fileAnswers: 0)
         let plain = TileHTTPTests.parse(input, pieces: [0 ..< input.count])
         #expect(plain.requests.count == 4 && plain.error == nil)
         for pieces in feedings(of: input.count) {
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func expiredAnswersAreLetGo() throws {
-        let memo = HTTPHeadMemo(answerLifetime: 100_000_000)
+        let memo = HTTPHeadMemo(answerLifetime: 100_000_000, fileAnswers: 0)
         let reuse = HTTPAnswerReuse()
         let head = Array("GET / HTTP/1.1\r\n\r\n".utf8)
         let parsed = HTTPRequest(method: .get, target: "/", pathSegments: [], query: nil)
@@ -157,33 +157,38 @@ import Testing
         return try #require(request.remembered)
     }
 
-    /// Answers that send a file hold its descriptor open: at most `fileAnswers` are kept at a
-    /// time (others are kept whatever their number), and one let go (expired, or its head's
-    /// slot taken by another head) makes room for another. An answer for an entry no longer in
-    /// its slot is not kept at all (nothing would let it go).
-    @Test func answersWithFilesAreBounded() throws {
+    /// Answers that hold a file open of their own (`Mark.holdsOpenFile`) are bounded: at most
+    /// `fileAnswers` are kept at a time (others, a body in a shared memory file included, are
+    /// kept whatever their number), and one let go (expired, revoked, or its head's slot taken
+    /// by another head) makes room for another. An answer for an entry no longer in its slot is
+    /// not kept at all (nothing would let it go).
+    @Test func answersThatHoldAFileOpenAreBounded() throws {
         let memo = HTTPHeadMemo(answerLifetime: 100, fileAnswers: 2)
         let reuse = HTTPAnswerReuse()
         var fileAnswer = HTTPResponse(status: .ok)
         fileAnswer.file = HTTPFileBody(descriptor: 0, count: 1, owner: reuse)
-        fileAnswer.reuse = reuse.mark()
+        var sharedFileAnswer = fileAnswer
+        fileAnswer.reuse = reuse.mark().holdingOpenFile()
+        sharedFileAnswer.reuse = reuse.mark()
         var bytesAnswer = HTTPResponse.text(.ok, "tile")
         bytesAnswer.reuse = reuse.mark()
-        // Four heads in four slots (the hash is seeded per process).
+        // Five heads in five slots (the hash is seeded per process).
         var slotsTaken: Set<Int> = []
         var heads: [String] = []
-        for index in 0 ..< 1000 where heads.count < 4 {
+        for index in 0 ..< 1000 where heads.count < 5 {
             let head = "GET /\(index) HTTP/1.1\r\n\r\n"
             guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
             if slotsTaken.insert(hash & (HTTPHeadMemo.slotCount - 1)).inserted { heads.append(head) }
         }
         let entries = try heads.map { try remembered($0, in: memo) }
-        try #require(entries.count == 4)
+        try #require(entries.count == 5)
         for entry in entries[0 ..< 3] { memo.keep(fileAnswer, for: entry, now: 0) }
-        #expect(entries.map { $0.answer != nil } == [true, true, false, false], "two kept, the third not")
+        #expect(entries.map { $0.answer != nil } == [true, true, false, false, false], "two kept, the third not")
         #expect(memo.fileAnswersKept == 2)
         memo.keep(bytesAnswer, for: entries[3], now: 0)
         #expect(entries[3].answer != nil, "an answer without a file is kept")
+        memo.keep(sharedFileAnswer, for: entries[4], now: 0)
+        #expect(entries[4].answer != nil && memo.fileAnswersKept == 2, "a body in a shared file is kept, not counted")
         memo.keep(fileAnswer, for: entries[1], now: 50)
         #expect(memo.fileAnswersKept == 2, "kept again in the same entry: counted once")
         memo.dropExpiredAnswers(now: 100)
@@ -203,5 +208,10 @@ import Testing
         memo.keep(fileAnswer, for: entries[2], now: 100)
         #expect(entries[2].answer == nil, "no longer in its slot: not kept")
         #expect(memo.fileAnswersKept == 1)
+
+        // A revoke lets the sweep go of what it revoked, before its time.
+        reuse.revoke()
+        memo.dropExpiredAnswers(now: 101)
+        #expect(entries[1].answer == nil && memo.fileAnswersKept == 0, "revoked before its time (150): let go")
     }
 }

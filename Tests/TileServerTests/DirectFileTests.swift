@@ -234,7 +234,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         for _ in 0 ..< 4 { #expect(client.request("/direct/1/1/0.png")?.body == original) }
         let page = try PrometheusExposition(try await service.get("/metrics").text)
         #expect(page.value("tilelayer_provider_calls_total", ["layer": "direct"]) == 4,
-                "the service answered the first two (a head is remembered when seen twice), the loop the others")
+                "each answer counts a provider call, given again or not")
         let replacement = Fixtures.worldTile(2, 1, 1)
         replace("direct/1/1/0.png", with: replacement)
         try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))

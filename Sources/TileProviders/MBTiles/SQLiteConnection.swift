@@ -69,10 +69,14 @@ final class SQLiteConnection: @unchecked Sendable {
         if mode == .readOnlyWithoutWaiting {
             // SQLite's mapped-page path, through which the VFS lends the pages of a blob it has
             // read ahead instead of copying each into SQLite's page cache. No file is mapped
-            // (the size is not used otherwise): any other page is read as before.
-            sqlite3_exec(db, "PRAGMA mmap_size = 1048576", nil, nil, nil)
+            // (the size is not used otherwise): any other page is read as before. Should it
+            // fail, pages are copied as before: slower, not wrong.
+            _ = sqlite3_exec(db, "PRAGMA mmap_size = \(Self.mappedPagePathSize)", nil, nil, nil)
         }
     }
+
+    /// Any size above 0 turns SQLite's mapped-page path on; the VFS maps nothing.
+    private static let mappedPagePathSize = 1 << 20
 
     /// Whether `.readOnlyWithoutWaiting` connections can be opened here (Linux).
     static let withoutWaitingIsAvailable = csqlite_nowait_register() != 0

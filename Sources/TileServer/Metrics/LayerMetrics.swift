@@ -15,11 +15,12 @@ final class LayerMetrics: Sendable {
     let providerCalls: Counter
     /// Derived tiles made (`@2x`, downscales).
     let renders: Counter
-    /// What an answer an event loop gives again counts (`TileService.answeredAgain`): the
-    /// memory hit it repeats; the tile file it sends again, a provider call and, for a layer
-    /// with a memory cache, a miss.
+    /// What an answer an event loop gives again counts (`TileService.answeredAgain`): a
+    /// memory hit, the hit it repeats.
     let repeatedHit: RepeatedAnswerCount
+    /// A tile file sent again by a layer with a memory cache: a miss and a provider call.
     let repeatedFileMiss: RepeatedAnswerCount
+    /// A tile file sent again by a layer without one: a provider call.
     let repeatedFileBypass: RepeatedAnswerCount
 
     init(layer: String, factory: any MetricsFactory) {

@@ -13,7 +13,7 @@ final class OpenFileBudget: Sendable {
     /// `bench-working-set.sh` pyramid (21,845 tiles) besides what the memory cache holds.
     static let preferredCapacity = 8192
     /// Descriptors left to everything else (listening socket, event loops, SQLite, logs, and
-    /// the tile files of answers the event loops keep to send again, 256 at most:
+    /// the tile files of answers the event loops keep to send again:
     /// `HTTPServerConfiguration.reusedFileAnswers`).
     static let reservedDescriptors = 1024
 
