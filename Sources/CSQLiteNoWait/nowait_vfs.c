@@ -19,9 +19,9 @@
 ///
 /// SQLite reads a blob's overflow pages one at a time, each into its page cache, one system
 /// call a page; a chain written in one go lies in adjacent pages of the file. So while a blob
-/// is read, a page read also reads the pages after it (as many as the blob can still need, up
-/// to `CSQLITE_NOWAIT_READ_AHEAD_BYTES`) into this buffer, in the same preadv2, and the next
-/// pages within them are lent to SQLite where they lie (`nowait_fetch`: SQLite's memory-mapped
+/// is read, the page asked for is read into this buffer with the pages after it (as many as the
+/// blob can still need, up to `CSQLITE_NOWAIT_READ_AHEAD_BYTES`), in one preadv2, and the
+/// pages within it are lent to SQLite where they lie (`nowait_fetch`: SQLite's memory-mapped
 /// page path, given pages of this buffer instead of a mapped file), so neither a system call
 /// nor a copy into SQLite's page cache is made for them. A chain that jumps is read again from
 /// where it lands. Forgotten when the blob's read ends or the file's lock is let go; never
@@ -109,60 +109,73 @@ static int is_page(int amount, long offset) {
     return amount >= MIN_PAGE_SIZE && amount <= MAX_PAGE_SIZE && (amount & (amount - 1)) == 0 && offset % amount == 0;
 }
 
-/// Counts a page of the blob (`amount` bytes) as handed to SQLite and answers how many more
-/// pages the blob can still need, at most `most`.
-static long count_down(ReadAhead *ahead, int amount, long most) {
+/// Pages the blob can still need after `remaining` of its bytes, at most `most`.
+static long pages_needed(long remaining, int amount, long most) {
     long data = amount - OVERFLOW_LINK_BYTES;  // at most an overflow page's share of the blob
-    ahead->remaining = ahead->remaining > data ? ahead->remaining - data : 0;
-    long pages = (ahead->remaining + data - 1) / data;
+    long pages = (remaining + data - 1) / data;
     return pages < most ? pages : most;
 }
 
-/// A page of a blob being read (`is_page`): from the pages read ahead, or read with as many of
-/// the pages after it as the blob can still need. While SQLite holds a page of the buffer the
-/// page is read alone.
-static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) {
-    ReadAhead *ahead = &self->ahead;
-    long pages = count_down(ahead, amount, CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount);
-    if (read_from_read_ahead(ahead, out, amount, offset)) return SQLITE_OK;
-    if (pages > 0 && ahead->bytes == 0) ahead->bytes = sqlite3_malloc(BUFFER_BYTES);
-    if (pages == 0 || ahead->bytes == 0 || ahead->lent > 0) return read_rest(self, out, amount, offset, 0);
-    ahead->count = 0;
-    struct iovec vectors[2] = {{out, (size_t)amount}, {ahead->bytes, (size_t)(pages * amount)}};
-    reads_made++;
-    long n = clinux_preadv_cached(self->fd, vectors, 2, offset);
-    if (n < 0) return SQLITE_IOERR_READ;
-    if (n < amount) return read_rest(self, out, amount, offset, n);
-    ahead->offset = offset + amount;
-    ahead->count = n - amount;
-    return SQLITE_OK;
+/// Counts a page of the blob (`amount` bytes) as handed to SQLite.
+static void count_down(ReadAhead *ahead, int amount) {
+    long data = amount - OVERFLOW_LINK_BYTES;
+    ahead->remaining = ahead->remaining > data ? ahead->remaining - data : 0;
 }
 
-/// Lends SQLite the page at `offset` (`is_page`) of a blob being read, from the pages read
-/// ahead, reading it there first with as many of the pages after it as the blob can still need
-/// (one preadv2) when they do not hold it; `*pointer` stays null (SQLite then reads the page
-/// itself, `nowait_read`) when no blob is being read, while another page is lent, or at the
-/// file's end.
-static int fetch_blob_page(NoWaitFile *self, long offset, int amount, void **pointer) {
+/// The page at `offset` (`is_page`) of the blob being read, in the pages read ahead, counted
+/// down: read there first when they do not hold it, with as many of the pages after it as the
+/// blob can still need (one preadv2), unless a page of them is lent. Null when it cannot be had
+/// there (then `*code` is SQLITE_OK, and the page is not counted: the caller reads it itself)
+/// or the read failed (`*code` says how).
+static const char *blob_page(NoWaitFile *self, long offset, int amount, int *code) {
     ReadAhead *ahead = &self->ahead;
-    if (ahead->remaining < 0 || !is_page(amount, offset)) return SQLITE_OK;
+    *code = SQLITE_OK;
     if (!holds(ahead, offset, amount)) {
-        if (ahead->lent > 0) return SQLITE_OK;
+        if (ahead->lent > 0) return 0;
         if (ahead->bytes == 0) ahead->bytes = sqlite3_malloc(BUFFER_BYTES);
-        if (ahead->bytes == 0) return SQLITE_OK;
-        ReadAhead counted = *ahead;
-        long pages = 1 + count_down(&counted, amount, CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount);
+        if (ahead->bytes == 0) return 0;
+        // This page and those after it, up to the read-ahead's worth.
+        long pages = pages_needed(ahead->remaining, amount, 1 + CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount);
+        if (pages < 1) pages = 1;
         ahead->count = 0;
         reads_made++;
         long n = clinux_pread_cached(self->fd, ahead->bytes, pages * amount, offset);
-        if (n < 0) return SQLITE_IOERR_READ;  // EAGAIN: a page is not in the page cache
+        if (n < 0) {
+            *code = SQLITE_IOERR_READ;  // EAGAIN: a page is not in the page cache
+            return 0;
+        }
         ahead->offset = offset;
         ahead->count = n - n % amount;
-        if (!holds(ahead, offset, amount)) return SQLITE_OK;
+        if (!holds(ahead, offset, amount)) return 0;  // the file's end
     }
-    (void)count_down(ahead, amount, 0);
-    *pointer = ahead->bytes + (offset - ahead->offset);
-    ahead->lent++;
+    count_down(ahead, amount);
+    return ahead->bytes + (offset - ahead->offset);
+}
+
+/// A page of a blob being read (`is_page`) that SQLite reads into its page cache (no page may
+/// be lent now, or lending is off): a copy from the pages read ahead, or read alone.
+static int read_blob_page(NoWaitFile *self, char *out, int amount, long offset) {
+    int code;
+    const char *page = blob_page(self, offset, amount, &code);
+    if (page != 0) {
+        memcpy(out, page, (size_t)amount);
+        return SQLITE_OK;
+    }
+    if (code != SQLITE_OK) return code;
+    count_down(&self->ahead, amount);
+    return read_rest(self, out, amount, offset, 0);
+}
+
+/// Lends SQLite the page at `offset` (`is_page`) of a blob being read, from the pages read
+/// ahead (`blob_page`); `*pointer` stays null (SQLite then reads the page itself,
+/// `nowait_read`) when no blob is being read, while another page is lent, or at the file's end.
+static int fetch_blob_page(NoWaitFile *self, long offset, int amount, void **pointer) {
+    if (self->ahead.remaining < 0 || !is_page(amount, offset)) return SQLITE_OK;
+    int code;
+    const char *page = blob_page(self, offset, amount, &code);
+    if (page == 0) return code;
+    *pointer = (void *)page;
+    self->ahead.lent++;
     pages_lent++;
     return SQLITE_OK;
 }

@@ -34,21 +34,11 @@ public final class HTTPAnswerReuse: Sendable {
         /// `HTTPResponder.answeredAgain(_:)` (the counters it counts the answer in, found once
         /// when the answer was made rather than on every reuse); never sent.
         public private(set) var tag: (any AnyObject & Sendable)?
-        /// Whether the answer holds a file open of its own while it is kept (a tile file sent
-        /// with its descriptor), which `HTTPHeadMemo` bounds; not a body in a shared file.
-        public private(set) var holdsOpenFile = false
 
         /// The same mark, tagged with `tag`.
         public func tagged(_ tag: any AnyObject & Sendable) -> Mark {
             var mark = self
             mark.tag = tag
-            return mark
-        }
-
-        /// The same mark, for an answer that holds a file open of its own.
-        public func holdingOpenFile() -> Mark {
-            var mark = self
-            mark.holdsOpenFile = true
             return mark
         }
 

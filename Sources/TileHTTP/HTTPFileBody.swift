@@ -10,13 +10,19 @@ public struct HTTPFileBody: Sendable {
     /// Keeps `descriptor` open while the response is queued; whoever owns the descriptor closes
     /// it when this object is released.
     public let owner: any AnyObject & Sendable
+    /// Whether the body holds a file open of its own while it lives (a tile file's descriptor),
+    /// not a part of a file many bodies share (the memory cache's one memory file): answers
+    /// kept to be given again (`HTTPHeadMemo`) that hold files open are bounded.
+    public let holdsOpenFile: Bool
 
-    /// A body of `count` bytes of `descriptor` from `offset`, kept open by `owner`.
-    public init(descriptor: Int32, offset: Int = 0, count: Int, owner: any AnyObject & Sendable) {
+    /// A body of `count` bytes of `descriptor` from `offset`, kept open by `owner`; `shared`
+    /// when many bodies lie in that one file.
+    public init(descriptor: Int32, offset: Int = 0, count: Int, owner: any AnyObject & Sendable, shared: Bool = false) {
         self.descriptor = descriptor
         self.offset = offset
         self.count = count
         self.owner = owner
+        holdsOpenFile = !shared
     }
 }
 

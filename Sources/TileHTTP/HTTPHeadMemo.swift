@@ -44,10 +44,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private var seen: [Int]
     /// Nanoseconds an answer is given again after it was made (0: never).
     let answerLifetime: UInt64
-    /// Answers that hold a file open of their own (`HTTPAnswerReuse.Mark.holdsOpenFile`) kept
-    /// at most, and kept now. (A memory hit's body in the cache's shared memory file is not one.)
+    /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`) kept at most,
+    /// and kept now. (A memory hit's body in the cache's shared memory file is not one.)
     let maxFileAnswers: Int
-    private var fileAnswers = 0
+    private(set) var fileAnswers = 0
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
     static let maxHeadBytes = 2048
     /// Slots in the table: a power of two (a hash picks its slot by masking). Two heads that
@@ -78,7 +78,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     func lookUp(_ head: UnsafeRawBufferPointer) -> Lookup {
         guard head.count <= Self.maxHeadBytes else { return .tooLong }
         let hash = Self.hash(head)
-        guard let entry = slots[hash & (Self.slotCount - 1)], entry.hash == hash, entry.head.count == head.count,
+        guard let entry = slots[Self.slot(hash)], entry.hash == hash, entry.head.count == head.count,
               entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
         else { return .unknown(hash: hash) }
         var request = entry.request
@@ -90,7 +90,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// without a body) if it was parsed just before (`seen`), and returns the request with its
     /// entry attached; `request` unchanged when the head is seen for the first time.
     func remember(_ head: UnsafeRawBufferPointer, hash: Int, as request: HTTPRequest) -> HTTPRequest {
-        let slot = hash & (Self.slotCount - 1)
+        let slot = Self.slot(hash)
         guard seen[slot] == hash else {
             seen[slot] = hash
             return request
@@ -106,7 +106,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// The answer to give again to `entry`'s request at `now`, if there is one still good.
     func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
         guard let answer = entry.answer else { return nil }
-        guard now < entry.answerExpires, answer.reuse?.isCurrent == true else {
+        guard Self.isGiven(answer, of: entry, at: now) else {
             setAnswer(nil, of: entry)
             return nil
         }
@@ -117,8 +117,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// is still in its slot (a newer head may have taken it since the parse), and, for an
     /// answer that holds a file open, fewer than `maxFileAnswers` such are kept.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
-        guard let mark = answer.reuse, answerLifetime > 0, slots[entry.hash & (Self.slotCount - 1)] === entry else { return }
-        if mark.holdsOpenFile && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
+        guard answer.reuse != nil, answerLifetime > 0, slots[Self.slot(entry.hash)] === entry else { return }
+        if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
         setAnswer(answer, of: entry)
         entry.answerExpires = now + answerLifetime
     }
@@ -127,15 +127,19 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// file's descriptor), so an answer no request asks for again is not held for long.
     func dropExpiredAnswers(now: UInt64) {
         for case let entry? in slots {
-            guard let answer = entry.answer else { continue }
-            if now >= entry.answerExpires || answer.reuse?.isCurrent != true { setAnswer(nil, of: entry) }
+            if let answer = entry.answer, !Self.isGiven(answer, of: entry, at: now) { setAnswer(nil, of: entry) }
         }
     }
 
-    /// Kept answers that hold a file open.
-    var fileAnswersKept: Int { fileAnswers }
+    /// Whether `entry`'s `answer` is still given again at `now`: within its time, not revoked.
+    private static func isGiven(_ answer: HTTPResponse, of entry: Entry, at now: UInt64) -> Bool {
+        now < entry.answerExpires && answer.reuse?.isCurrent == true
+    }
 
-    private static func holdsOpenFile(_ answer: HTTPResponse?) -> Bool { answer?.reuse?.holdsOpenFile == true }
+    private static func holdsOpenFile(_ answer: HTTPResponse?) -> Bool { answer?.file?.holdsOpenFile == true }
+
+    /// The slot of a head of hash `hash`.
+    private static func slot(_ hash: Int) -> Int { hash & (slotCount - 1) }
 
     /// Sets `entry`'s answer, counting those that hold a file open.
     private func setAnswer(_ answer: HTTPResponse?, of entry: Entry) {

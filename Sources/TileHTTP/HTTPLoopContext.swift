@@ -19,7 +19,7 @@ final class HTTPLoopContext: @unchecked Sendable {
     static let readChunk = 16384
 
     /// A context; answers marked for reuse are given again for `answerLifetime` seconds, at most
-    /// `fileAnswers` of them with a file body at a time.
+    /// `fileAnswers` of them that hold a file open at a time.
     init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double, fileAnswers: Int) {
         self.accessLog = accessLog
         self.metrics = metrics

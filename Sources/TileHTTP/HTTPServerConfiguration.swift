@@ -30,8 +30,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Seconds an answer the responder marked for reuse (`HTTPAnswerReuse`) is given again to
     /// the same request head (`HTTPHeadMemo`) after it was made; 0: never given again.
     public var reusedAnswerLifetime = 0.1
-    /// Answers that hold a file open of their own (`HTTPAnswerReuse.Mark.holdsOpenFile`: a
-    /// tile file sent with its descriptor) kept to be given again, at most, across all event
+    /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`: a tile file
+    /// sent with its descriptor) kept to be given again, at most, across all event
     /// loops, shared out evenly (rounded down: with more loops than this, none is kept).
     public var reusedFileAnswers = 256
 

@@ -157,7 +157,7 @@ import Testing
         return try #require(request.remembered)
     }
 
-    /// Answers that hold a file open of their own (`Mark.holdsOpenFile`) are bounded: at most
+    /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`) are bounded: at most
     /// `fileAnswers` are kept at a time (others, a body in a shared memory file included, are
     /// kept whatever their number), and one let go (expired, revoked, or its head's slot taken
     /// by another head) makes room for another. An answer for an entry no longer in its slot is
@@ -167,9 +167,9 @@ import Testing
         let reuse = HTTPAnswerReuse()
         var fileAnswer = HTTPResponse(status: .ok)
         fileAnswer.file = HTTPFileBody(descriptor: 0, count: 1, owner: reuse)
+        fileAnswer.reuse = reuse.mark()
         var sharedFileAnswer = fileAnswer
-        fileAnswer.reuse = reuse.mark().holdingOpenFile()
-        sharedFileAnswer.reuse = reuse.mark()
+        sharedFileAnswer.file = HTTPFileBody(descriptor: 0, count: 1, owner: reuse, shared: true)
         var bytesAnswer = HTTPResponse.text(.ok, "tile")
         bytesAnswer.reuse = reuse.mark()
         // Five heads in five slots (the hash is seeded per process).
@@ -184,17 +184,17 @@ import Testing
         try #require(entries.count == 5)
         for entry in entries[0 ..< 3] { memo.keep(fileAnswer, for: entry, now: 0) }
         #expect(entries.map { $0.answer != nil } == [true, true, false, false, false], "two kept, the third not")
-        #expect(memo.fileAnswersKept == 2)
+        #expect(memo.fileAnswers == 2)
         memo.keep(bytesAnswer, for: entries[3], now: 0)
         #expect(entries[3].answer != nil, "an answer without a file is kept")
         memo.keep(sharedFileAnswer, for: entries[4], now: 0)
-        #expect(entries[4].answer != nil && memo.fileAnswersKept == 2, "a body in a shared file is kept, not counted")
+        #expect(entries[4].answer != nil && memo.fileAnswers == 2, "a body in a shared file is kept, not counted")
         memo.keep(fileAnswer, for: entries[1], now: 50)
-        #expect(memo.fileAnswersKept == 2, "kept again in the same entry: counted once")
+        #expect(memo.fileAnswers == 2, "kept again in the same entry: counted once")
         memo.dropExpiredAnswers(now: 100)
-        #expect(memo.fileAnswersKept == 1 && entries[0].answer == nil && entries[1].answer != nil)
+        #expect(memo.fileAnswers == 1 && entries[0].answer == nil && entries[1].answer != nil)
         memo.keep(fileAnswer, for: entries[2], now: 100)
-        #expect(entries[2].answer != nil && memo.fileAnswersKept == 2, "room made by the expired one")
+        #expect(entries[2].answer != nil && memo.fileAnswers == 2, "room made by the expired one")
 
         // A head whose hash takes entry 2's slot (found by looking up, which changes nothing):
         // entry 2's answer is let go with the slot.
@@ -204,14 +204,14 @@ import Testing
             return (hash ^ entries[2].hash) & (HTTPHeadMemo.slotCount - 1) == 0
         })
         _ = try remembered(taker, in: memo)
-        #expect(entries[2].answer == nil && memo.fileAnswersKept == 1, "let go with its slot")
+        #expect(entries[2].answer == nil && memo.fileAnswers == 1, "let go with its slot")
         memo.keep(fileAnswer, for: entries[2], now: 100)
         #expect(entries[2].answer == nil, "no longer in its slot: not kept")
-        #expect(memo.fileAnswersKept == 1)
+        #expect(memo.fileAnswers == 1)
 
         // A revoke lets the sweep go of what it revoked, before its time.
         reuse.revoke()
         memo.dropExpiredAnswers(now: 101)
-        #expect(entries[1].answer == nil && memo.fileAnswersKept == 0, "revoked before its time (150): let go")
+        #expect(entries[1].answer == nil && memo.fileAnswers == 0, "revoked before its time (150): let go")
     }
 }

@@ -20,9 +20,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var adminToken: String?
     /// Bytes of tiles kept in memory.
     public var cacheMemoryBytes = 256 << 20
-    /// Seconds an event loop gives a cached tile's answer again to a request with the same
-    /// head, without a lookup (`HTTPHeadMemo`); 0: never. Bounds how long a tile replaced on
-    /// disk may still be served from such an answer.
+    /// Seconds an event loop gives a memory hit's or a tile file's answer again to a request
+    /// with the same head, without a lookup (`HTTPHeadMemo`); 0: never. Bounds how long a tile
+    /// replaced on disk may still be served from such an answer.
     public var reuseSeconds = 0.1
     /// The shared Redis tier (`cache.redis`), if any.
     public var redis: RedisCacheSettings?

@@ -69,7 +69,6 @@ extension TileService {
             // Only the prepared (unconditional) 200.
             if let reuse, let counters, response.preparedHead != nil {
                 response.reuse = reuse.tagged(layer.cachesInMemory ? counters.repeatedFileMiss : counters.repeatedFileBypass)
-                    .holdingOpenFile()
             }
         } else {
             response = noTileAnswer(request, layer: layer, scale: key.scale)

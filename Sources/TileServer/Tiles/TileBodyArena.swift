@@ -143,7 +143,7 @@ final class TileBody: Sendable {
 
     /// The body as a response body sent from the memory file (kept alive while queued).
     var fileBody: HTTPFileBody {
-        HTTPFileBody(descriptor: arena.descriptor, offset: offset, count: count, owner: self)
+        HTTPFileBody(descriptor: arena.descriptor, offset: offset, count: count, owner: self, shared: true)
     }
 
     /// The bytes, read back (for renders and the cache tiers; a hit sends them without this).
