@@ -22,13 +22,16 @@ final class HTTPAccessLog: @unchecked Sendable {
     private var time = [UInt8](repeating: UInt8(ascii: "0"), count: 24)
     private var timeSecond = -1
 
-    /// Most bytes per `write`: a write to a pipe up to `PIPE_BUF` is atomic, so lines from
-    /// several loops and the application's own log never interleave mid-line.
-    static let writeChunk = 4096
+    /// Most bytes per `write` (`writeChunk(for:)`).
+    let writeChunk: Int
+
+    /// Bytes a `write` to a pipe is atomic up to (`PIPE_BUF` on Linux and macOS).
+    static let pipeAtomicBytes = 4096
 
     init(settings: HTTPAccessLogSettings, loop: any IOEventLoop) {
         self.settings = settings
         self.loop = loop
+        writeChunk = Self.writeChunk(for: settings.descriptor)
         buffer.reserveCapacity(settings.bufferBytes + 1024)
     }
 
@@ -56,12 +59,23 @@ final class HTTPAccessLog: @unchecked Sendable {
         }
     }
 
+    /// Most bytes one `write` of lines to `descriptor` may take, so lines from several loops and
+    /// the application's own log never interleave mid-line: `pipeAtomicBytes` for a pipe, a
+    /// socket or a terminal, where only writes that short are atomic; no limit for a regular
+    /// file, where every `write` is (the whole buffer then goes in one system call, as nginx's
+    /// `access_log … buffer=` does).
+    static func writeChunk(for descriptor: Int32) -> Int {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return pipeAtomicBytes }
+        return Int.max
+    }
+
     /// Writes every buffered line.
     func flush() {
         var start = 0
         while start < buffer.count {
             // Whole lines, at most `writeChunk` bytes (a longer line goes alone).
-            var end = min(buffer.count, start + Self.writeChunk)
+            var end = buffer.count - start > writeChunk ? start + writeChunk : buffer.count
             if end < buffer.count, let lastNewline = buffer[start ..< end].lastIndex(of: UInt8(ascii: "\n")) {
                 end = lastNewline + 1
             }

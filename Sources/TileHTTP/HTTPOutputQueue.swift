@@ -8,60 +8,72 @@ import Sockets
 /// Byte buffers and file regions waiting to be written: runs of buffers go out with as few
 /// `writev` calls as the socket allows, file regions with `sendfile`.
 struct HTTPOutputQueue {
-    private enum Chunk {
-        case bytes([UInt8])
-        case file(HTTPFileBody)
-
-        var count: Int {
-            switch self {
-            case .bytes(let bytes): return bytes.count
-            case .file(let file): return file.count
-            }
-        }
+    /// A byte buffer or a file region. What writing needs of it (its length; for a file its
+    /// descriptor and where the region starts) is kept as plain numbers beside the references,
+    /// so a write reads no reference out of the queue: no retain or release per chunk written.
+    private struct Chunk {
+        /// The bytes; empty for a file region.
+        let bytes: [UInt8]
+        /// The file region (its owner keeps the descriptor open); nil for bytes.
+        let file: HTTPFileBody?
+        let count: Int
+        /// The file's descriptor, -1 for bytes.
+        let descriptor: Int32
+        /// Where the file region starts in its file.
+        let fileOffset: Int
     }
 
+    /// Chunks appended; those before `first` are written, and released once all are (or once
+    /// `compactionThreshold` are).
     private var chunks: [Chunk] = []
-    /// Bytes of `chunks[0]` already written.
+    /// The first chunk not written whole.
+    private var first = 0
+    /// Bytes of `chunks[first]` already written.
     private var offset = 0
     /// Bytes not yet written.
     private(set) var byteCount = 0
 
     /// Most buffers passed to one `writev` (IOV_MAX is 1024 on Linux).
     private static let maxBuffersPerWrite = 64
+    /// Written chunks kept at most before they are released while others wait.
+    private static let compactionThreshold = 32
 
     enum Progress { case done, pending, failed }
 
-    var isEmpty: Bool { chunks.isEmpty }
+    var isEmpty: Bool { first == chunks.count }
 
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        chunks.append(.bytes(bytes))
+        chunks.append(Chunk(bytes: bytes, file: nil, count: bytes.count, descriptor: -1, fileOffset: 0))
         byteCount += bytes.count
     }
 
     mutating func append(_ file: HTTPFileBody) {
         guard file.count > 0 else { return }
-        chunks.append(.file(file))
+        chunks.append(Chunk(bytes: [], file: file, count: file.count, descriptor: file.descriptor, fileOffset: file.offset))
         byteCount += file.count
     }
 
     mutating func removeAll() {
         chunks.removeAll()
+        first = 0
         offset = 0
         byteCount = 0
     }
 
     /// Writes until everything is out, the socket is full, or it fails.
     mutating func write(to socket: Socket) -> Progress {
-        while let first = chunks.first {
+        while first < chunks.count {
             let result: Socket.WriteResult
-            if case .file(let file) = first {
-                result = socket.sendFile(file.descriptor, offset: file.offset + offset, count: file.count - offset)
+            let descriptor = chunks[first].descriptor
+            if descriptor >= 0 {
+                result = socket.sendFile(descriptor, offset: chunks[first].fileOffset + offset,
+                                         count: chunks[first].count - offset)
                 // The file ended early: the promised Content-Length can no longer be kept.
                 if case .written(0) = result { return .failed }
             } else {
                 let buffers = leadingBufferCount()
-                result = withIOVectors(count: buffers) { socket.write($0, more: buffers < chunks.count) }
+                result = withIOVectors(count: buffers) { socket.write($0, more: first + buffers < chunks.count) }
             }
             switch result {
             case .written(let n): consume(n)
@@ -72,37 +84,46 @@ struct HTTPOutputQueue {
         return .done
     }
 
-    /// How many byte buffers lead the queue (up to the first file region), capped per call.
+    /// How many byte buffers lead the unwritten chunks (up to the first file region), capped
+    /// per call.
     private func leadingBufferCount() -> Int {
         var count = 0
-        while count < chunks.count, count < Self.maxBuffersPerWrite, case .bytes = chunks[count] { count += 1 }
+        while first + count < chunks.count, count < Self.maxBuffersPerWrite, chunks[first + count].descriptor < 0 {
+            count += 1
+        }
         return count
     }
 
     private mutating func consume(_ written: Int) {
         var remaining = written
         byteCount -= written
-        while remaining > 0, let first = chunks.first {
-            let left = first.count - offset
+        while remaining > 0, first < chunks.count {
+            let left = chunks[first].count - offset
             if remaining >= left {
                 remaining -= left
-                chunks.removeFirst()
+                first += 1
                 offset = 0
             } else {
                 offset += remaining
                 remaining = 0
             }
         }
+        if first == chunks.count {
+            chunks.removeAll(keepingCapacity: true)
+            first = 0
+        } else if first >= Self.compactionThreshold {
+            chunks.removeFirst(first)
+            first = 0
+        }
     }
 
-    /// Calls `body` with iovecs over the first `count` chunks, all byte buffers (pointers valid
-    /// only inside `body`).
+    /// Calls `body` with iovecs over the `count` chunks from `first`, all byte buffers
+    /// (pointers valid only inside `body`).
     private func withIOVectors<R>(count: Int, _ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
             func fill(_ index: Int) -> R {
                 if index == count { return body(UnsafeBufferPointer(vectors)) }
-                guard case .bytes(let bytes) = chunks[index] else { preconditionFailure("not a byte buffer") }
-                return bytes.withUnsafeBytes { raw in
+                return chunks[first + index].bytes.withUnsafeBytes { raw in
                     let skip = index == 0 ? offset : 0
                     vectors[index] = iovec(
                         iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),

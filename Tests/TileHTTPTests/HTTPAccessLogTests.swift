@@ -137,4 +137,42 @@ import Testing
             #expect(all.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "no line is cut")
         }
     }
+
+    @Test func aRegularFileTakesTheWholeBufferInOneWriteAPipeOrSocketAtMostPipeBuf() throws {
+        let path = NSTemporaryDirectory() + "access-\(getpid())-\(UInt64.random(in: 0 ... .max)).log"
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(file >= 0)
+        defer { close(file); unlink(path) }
+        #expect(HTTPAccessLog.writeChunk(for: file) == .max)
+        let log = LogPipe()
+        #expect(HTTPAccessLog.writeChunk(for: log.write) == HTTPAccessLog.pipeAtomicBytes)
+        var pair: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[0]); close(pair[1]) }
+        #expect(HTTPAccessLog.writeChunk(for: pair[0]) == HTTPAccessLog.pipeAtomicBytes)
+    }
+
+    @Test(arguments: IOTransport.available)
+    func aLogFileGetsEveryLineWholeFromBuffersLongerThanPipeBuf(transport: IOTransport) async throws {
+        let path = NSTemporaryDirectory() + "access-\(getpid())-\(UInt64.random(in: 0 ... .max)).log"
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o600)
+        try #require(file >= 0)
+        defer { close(file); unlink(path) }
+        try await withLiveServer(transport, configure: {
+            // 16 KiB: each flush writes several PIPE_BUFs of lines at once.
+            $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 16 << 10,
+                                                         flushInterval: 3600, descriptor: file)
+        }) { port in
+            let client = try WireClient(port: port)
+            for index in 0 ..< 400 {
+                client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(client.readAnswer()?.status == 200)
+            }
+        }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 400)
+        let paths = Set(lines.compactMap { $0.split(separator: " ").first { $0.hasPrefix("path=") } })
+        #expect(paths.count == 400, "every request once, no line cut or merged")
+        #expect(lines.allSatisfy { $0.hasPrefix("20") && $0.contains(" status=200 ") && $0.contains(" micros=") })
+    }
 }

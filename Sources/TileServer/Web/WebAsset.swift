@@ -1,3 +1,5 @@
+import TileHTTP
+
 /// One file of the front page, held in memory: its bytes and the headers they need.
 struct WebAsset: Sendable, Equatable {
     /// The file's bytes, served as they are.
