@@ -40,6 +40,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private let seed: UInt64
     /// Slots, one entry each, chosen by the head's hash (a newer head takes an older one's slot).
     private var slots: [Entry?]
+    /// The hash of each slot's entry (0 when it has none), beside the entries: a head that is
+    /// not remembered is told without reading its slot's entry, another object, which is cold
+    /// in the processor's cache when the heads are many (a working set walked through).
+    private var slotHashes: [Int]
     /// The hash of the last head parsed for each slot that was not remembered: a head is
     /// remembered the second time it is parsed, so a stream of heads each seen once (a working
     /// set walked through) costs a hash apiece, not an entry made and dropped.
@@ -64,6 +68,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
         self.answerLifetime = answerLifetime
         maxFileAnswers = fileAnswers
         slots = Array(repeating: nil, count: Self.slotCount)
+        slotHashes = Array(repeating: 0, count: Self.slotCount)
         seen = Array(repeating: 0, count: Self.slotCount)
     }
 
@@ -81,7 +86,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     func lookUp(_ head: UnsafeRawBufferPointer) -> Lookup {
         guard head.count <= Self.maxHeadBytes else { return .tooLong }
         let hash = self.hash(head)
-        guard let entry = slots[Self.slot(hash)], entry.hash == hash, entry.head.count == head.count,
+        let slot = Self.slot(hash)
+        guard slotHashes[slot] == hash, let entry = slots[slot], entry.head.count == head.count,
               entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
         else { return .unknown(hash: hash) }
         var request = entry.request
@@ -101,6 +107,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
         let entry = Entry(head: Array(head), hash: hash, request: request)
         if let replaced = slots[slot] { setAnswer(nil, of: replaced) }
         slots[slot] = entry
+        slotHashes[slot] = hash
         var remembered = request
         remembered.remembered = entry
         return remembered
