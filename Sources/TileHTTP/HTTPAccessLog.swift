@@ -25,8 +25,12 @@ final class HTTPAccessLog: @unchecked Sendable {
     /// Most bytes per `write` (`writeChunk(for:)`).
     let writeChunk: Int
 
-    /// Bytes a `write` to a pipe is atomic up to (`PIPE_BUF` on Linux and macOS).
+    /// Bytes a `write` to a pipe is atomic up to (`PIPE_BUF`: 4096 on Linux, 512 on macOS).
+    #if os(Linux)
     static let pipeAtomicBytes = 4096
+    #else
+    static let pipeAtomicBytes = 512
+    #endif
 
     init(settings: HTTPAccessLogSettings, loop: any IOEventLoop) {
         self.settings = settings
@@ -62,8 +66,11 @@ final class HTTPAccessLog: @unchecked Sendable {
     /// Most bytes one `write` of lines to `descriptor` may take, so lines from several loops and
     /// the application's own log never interleave mid-line: `pipeAtomicBytes` for a pipe, a
     /// socket or a terminal, where only writes that short are atomic; no limit for a regular
-    /// file, where every `write` is (the whole buffer then goes in one system call, as nginx's
-    /// `access_log … buffer=` does).
+    /// file (the whole buffer then goes in one system call, as nginx's `access_log … buffer=`
+    /// does): on Linux a whole `write` to a file on a local filesystem is not interleaved with
+    /// another (the inode is locked across a buffered write; the offset of a shared descriptor
+    /// too, since 3.14). Only a short write (a full disk) may leave the rest of a line to a
+    /// second `write`.
     static func writeChunk(for descriptor: Int32) -> Int {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return pipeAtomicBytes }

@@ -158,10 +158,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
         entry.answer = answer
     }
 
-    /// XXH64 with this memo's seed (a tenth of the instructions of the standard library's
-    /// SipHash for a head this short). Seeded per memo, at random, as `Hasher` is per process:
-    /// which heads share a slot cannot be told from outside. (A slot holds one entry, so heads
-    /// made to share one only miss the memo; no lookup ever takes longer.)
+    /// XXH64 with this memo's seed (about two thirds of the instructions of the standard
+    /// library's SipHash for a head this short: 180 against 276 on the hot-tile benchmark).
+    /// Not a keyed hash, and it need not be: a slot holds one entry, so heads made to share one
+    /// only miss the memo (as any 2,049 distinct heads do anyway), and no lookup takes longer.
     private func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         Int(truncatingIfNeeded: ContentHash.xxh64(bytes, seed: seed))
     }

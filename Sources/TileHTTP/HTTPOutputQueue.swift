@@ -24,7 +24,9 @@ struct HTTPOutputQueue {
     }
 
     /// Chunks appended; those before `first` are written, and released once all are (or once
-    /// `compactionThreshold` are).
+    /// `compactionThreshold` are): until then a written file region keeps its file open, and a
+    /// written buffer its memory (at most that many, on a connection whose client reads slowly
+    /// while it pipelines).
     private var chunks: [Chunk] = []
     /// The first chunk not written whole.
     private var first = 0

@@ -105,10 +105,7 @@ import TileHTTP
     }
 
     @Test func etagIsAStableContentHash() async throws {
-        // The same bytes give the same tag in another process: a fixed XXH64 value.
-        #expect(ContentHash.xxh64([UInt8]()) == 0xEF46_DB37_51D8_E999)
-        #expect(ContentHash.xxh64(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
-        #expect(ContentHash.xxh64(Array("Nobody inspects the spammish repetition".utf8)) == 0xFBCE_A83C_8A37_8BF1)
+        // The same bytes give the same tag in another process (XXH64's reference values: ContentHashTests).
         let copy = TemporaryFolder()
         copy.write("0/0/0.png", Fixtures.worldTile(1, 1, 0))
         let service = try Fixtures.service(extraYAML: """
