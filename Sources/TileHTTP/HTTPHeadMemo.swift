@@ -38,8 +38,11 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// The seed of `hash(_:)`.
     private let seed: UInt64
-    /// Slots, one entry each, chosen by the head's hash (a newer head takes an older one's slot).
+    /// Slots, one entry each, in pairs: a head's hash chooses a pair (`pair`), and the head takes
+    /// either slot of it, an empty one first, else the one used less lately (`recent`).
     private var slots: [Entry?]
+    /// For each pair, which of its two slots (0 or 1) was used (found or filled) last.
+    private var recent: [UInt8]
     /// The hash of each slot's entry (0 when it has none), beside the entries: a head that is
     /// not remembered is told without reading its slot's entry, another object, which is cold
     /// in the processor's cache when the heads are many (a working set walked through).
@@ -56,10 +59,12 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private(set) var fileAnswers = 0
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
     static let maxHeadBytes = 2048
-    /// Slots in the table: a power of two (a hash picks its slot by masking). Two heads that
-    /// take turns in one slot are neither remembered: with 512 slots, about one in seven of 85
-    /// hot heads shared a slot with another, with 2,048 one in twenty-five. At most a few MB a
-    /// loop (an entry is its head, up to 2 KiB, and its parse).
+    /// Slots in the table: a power of two (a hash picks its pair by masking). Two heads that
+    /// take turns in one slot would neither be remembered: with one slot a head, 512 slots, about
+    /// one in seven of 85 hot heads shared a slot with another, with 2,048 one in twenty-five
+    /// (and the counted hot hit moved by a thousand instructions with the per-process seed);
+    /// with pairs, three of the 85 must share a pair, about one start in twenty. At most a few
+    /// MB a loop (an entry is its head, up to 2 KiB, and its parse).
     static let slotCount = 2048
 
     init(answerLifetime: UInt64, fileAnswers: Int) {
@@ -68,6 +73,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
         self.answerLifetime = answerLifetime
         maxFileAnswers = fileAnswers
         slots = Array(repeating: nil, count: Self.slotCount)
+        recent = Array(repeating: 0, count: Self.slotCount / 2)
         slotHashes = Array(repeating: 0, count: Self.slotCount)
         seen = Array(repeating: 0, count: Self.slotCount)
     }
@@ -86,24 +92,33 @@ final class HTTPHeadMemo: @unchecked Sendable {
     func lookUp(_ head: UnsafeRawBufferPointer) -> Lookup {
         guard head.count <= Self.maxHeadBytes else { return .tooLong }
         let hash = self.hash(head)
-        let slot = Self.slot(hash)
-        guard slotHashes[slot] == hash, let entry = slots[slot], entry.head.count == head.count,
-              entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
-        else { return .unknown(hash: hash) }
-        var request = entry.request
-        request.remembered = entry
-        return .remembered(request)
+        let first = Self.pair(hash)
+        for slot in first ... first + 1 where slotHashes[slot] == hash {
+            guard let entry = slots[slot], entry.head.count == head.count,
+                  entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
+            else { continue }
+            recent[first >> 1] = UInt8(slot - first)
+            var request = entry.request
+            request.remembered = entry
+            return .remembered(request)
+        }
+        return .unknown(hash: hash)
     }
 
     /// Remembers that `head` (of hash `hash`, from `lookUp`) parses to `request` (a head
     /// without a body) if it was parsed just before (`seen`), and returns the request with its
     /// entry attached; `request` unchanged when the head is seen for the first time.
     func remember(_ head: UnsafeRawBufferPointer, hash: Int, as request: HTTPRequest) -> HTTPRequest {
-        let slot = Self.slot(hash)
-        guard seen[slot] == hash else {
-            seen[slot] = hash
+        let seenAt = hash & (Self.slotCount - 1)
+        guard seen[seenAt] == hash else {
+            seen[seenAt] = hash
             return request
         }
+        let first = Self.pair(hash)
+        let slot = slots[first] == nil ? first
+            : slots[first + 1] == nil ? first + 1
+            : first + 1 - Int(recent[first >> 1])
+        recent[first >> 1] = UInt8(slot - first)
         let entry = Entry(head: Array(head), hash: hash, request: request)
         if let replaced = slots[slot] { setAnswer(nil, of: replaced) }
         slots[slot] = entry
@@ -127,7 +142,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// is still in its slot (a newer head may have taken it since the parse), and, for an
     /// answer that holds a file open, fewer than `maxFileAnswers` such are kept.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
-        guard answer.reuse != nil, answerLifetime > 0, slots[Self.slot(entry.hash)] === entry else { return }
+        let first = Self.pair(entry.hash)
+        guard answer.reuse != nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
         setAnswer(answer, of: entry)
         entry.answerExpires = now + answerLifetime
@@ -148,8 +164,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     private static func holdsOpenFile(_ answer: HTTPResponse?) -> Bool { answer?.file?.holdsOpenFile == true }
 
-    /// The slot of a head of hash `hash`.
-    private static func slot(_ hash: Int) -> Int { hash & (slotCount - 1) }
+    /// The first of the two slots a head of hash `hash` may take (the second follows it).
+    static func pair(_ hash: Int) -> Int { hash & (slotCount - 2) }
 
     /// Sets `entry`'s answer, counting those that hold a file open.
     private func setAnswer(_ answer: HTTPResponse?, of entry: Entry) {

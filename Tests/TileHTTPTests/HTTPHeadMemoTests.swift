@@ -157,6 +157,34 @@ import Testing
         return try #require(request.remembered)
     }
 
+    /// Two heads whose hashes are the same modulo the slot count (one slot each would have had
+    /// them take turns, neither remembered) share a pair of slots and are both remembered; a
+    /// third takes the slot of the one used less lately, and the one found last stays.
+    @Test func headsThatShareAPairAreBothRemembered() throws {
+        let memo = HTTPHeadMemo(answerLifetime: 100, fileAnswers: 2)
+        var byIndex: [Int: [String]] = [:]
+        var sharing: [String] = []
+        for index in 0 ..< 1_000_000 where sharing.isEmpty {
+            let head = "GET /\(index) HTTP/1.1\r\n\r\n"
+            guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
+            let slot = hash & (HTTPHeadMemo.slotCount - 1)
+            byIndex[slot, default: []].append(head)
+            if byIndex[slot]!.count == 3 { sharing = byIndex[slot]! }
+        }
+        try #require(sharing.count == 3)
+        func isRemembered(_ head: String) -> Bool {
+            if case .remembered = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) { return true }
+            return false
+        }
+        _ = try remembered(sharing[0], in: memo)
+        _ = try remembered(sharing[1], in: memo)
+        #expect(isRemembered(sharing[0]) && isRemembered(sharing[1]), "one pair, both remembered")
+        // sharing[1] was found last: the third head takes sharing[0]'s slot.
+        _ = try remembered(sharing[2], in: memo)
+        #expect(isRemembered(sharing[1]) && isRemembered(sharing[2]))
+        #expect(!isRemembered(sharing[0]), "the one used less lately made room")
+    }
+
     /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`) are bounded: at most
     /// `fileAnswers` are kept at a time (others, a body in a shared memory file included, are
     /// kept whatever their number), and one let go (expired, revoked, or its head's slot taken
@@ -172,13 +200,13 @@ import Testing
         sharedFileAnswer.file = HTTPFileBody(descriptor: 0, count: 1, owner: reuse, shared: true)
         var bytesAnswer = HTTPResponse.text(.ok, "tile")
         bytesAnswer.reuse = reuse.mark()
-        // Five heads in five slots (the hash is seeded per process).
-        var slotsTaken: Set<Int> = []
+        // Five heads in five pairs of slots (the hash is seeded per process).
+        var pairsTaken: Set<Int> = []
         var heads: [String] = []
         for index in 0 ..< 1000 where heads.count < 5 {
             let head = "GET /\(index) HTTP/1.1\r\n\r\n"
             guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
-            if slotsTaken.insert(hash & (HTTPHeadMemo.slotCount - 1)).inserted { heads.append(head) }
+            if pairsTaken.insert(HTTPHeadMemo.pair(hash)).inserted { heads.append(head) }
         }
         let entries = try heads.map { try remembered($0, in: memo) }
         try #require(entries.count == 5)
@@ -196,14 +224,18 @@ import Testing
         memo.keep(fileAnswer, for: entries[2], now: 100)
         #expect(entries[2].answer != nil && memo.fileAnswers == 2, "room made by the expired one")
 
-        // A head whose hash takes entry 2's slot (found by looking up, which changes nothing):
-        // entry 2's answer is let go with the slot.
-        let taker = try #require((1000 ..< 100_000).lazy.map { "GET /\($0) HTTP/1.1\r\n\r\n" }.first { head in
+        // Two heads whose hashes choose entry 2's pair (found by looking up, which changes
+        // nothing): the first takes the pair's empty slot, the second the one used less lately,
+        // entry 2's, whose answer is let go with it.
+        let takers = Array((1000 ..< 1_000_000).lazy.map { "GET /\($0) HTTP/1.1\r\n\r\n" }.filter { head in
             let lookup = Array(head.utf8).withUnsafeBytes { memo.lookUp($0) }
             guard case .unknown(let hash) = lookup else { return false }
-            return (hash ^ entries[2].hash) & (HTTPHeadMemo.slotCount - 1) == 0
-        })
-        _ = try remembered(taker, in: memo)
+            return HTTPHeadMemo.pair(hash) == HTTPHeadMemo.pair(entries[2].hash)
+        }.prefix(2))
+        try #require(takers.count == 2)
+        _ = try remembered(takers[0], in: memo)
+        #expect(entries[2].answer != nil, "the pair's other slot was empty")
+        _ = try remembered(takers[1], in: memo)
         #expect(entries[2].answer == nil && memo.fileAnswers == 1, "let go with its slot")
         memo.keep(fileAnswer, for: entries[2], now: 100)
         #expect(entries[2].answer == nil, "no longer in its slot: not kept")
