@@ -210,6 +210,36 @@ import CSQLiteNoWait
         #expect(version(after)?.file == before.file, "the same file (no check was due): its reader saw the change")
     }
 
+    /// A row id found before skips the index search only while the file holds what was read
+    /// then: after another connection swaps two tiles' row ids, each tile read is still the one
+    /// asked for, not the one now at the row id remembered.
+    @Test func aRememberedRowIDIsNotUsedOnceTheFileChanged() throws {
+        let fixture = try MBTilesFixture()
+        let asked = TileCoordinate(z: 1, x: 1, y: 0)  // TMS row 1
+        let other = TileCoordinate(z: 1, x: 0, y: 0)
+        let file = try fixture.write("swapped.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1))
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .zero)
+        func read(_ tile: TileCoordinate) -> TileWithoutWaiting {
+            var found = provider.tileWithoutWaiting(for: TileRequest(tile: tile))
+            for _ in 0 ..< 1000 where mustWait(found) { found = provider.tileWithoutWaiting(for: TileRequest(tile: tile)) }
+            return found
+        }
+        #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked))
+        #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked), "again, by the row id found")
+        try fixture.execute("""
+            CREATE TEMP TABLE swap AS SELECT
+                (SELECT rowid FROM tiles WHERE zoom_level = 1 AND tile_column = 1 AND tile_row = 1) AS a,
+                (SELECT rowid FROM tiles WHERE zoom_level = 1 AND tile_column = 0 AND tile_row = 1) AS b;
+            UPDATE tiles SET rowid = -1 WHERE rowid = (SELECT a FROM swap);
+            UPDATE tiles SET rowid = (SELECT a FROM swap) WHERE rowid = (SELECT b FROM swap);
+            UPDATE tiles SET rowid = (SELECT b FROM swap) WHERE rowid = -1;
+            """, on: file)
+        #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked), "not the tile now at the row id remembered")
+        #expect(bytes(read(other)) == MBTilesFixture.bytes(for: other))
+        #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked))
+    }
+
     /// A reader keeps its read transaction (and its lock) between reads, for its lifetime only:
     /// a writer that will not wait is refused meanwhile; one that waits gets in, and the change
     /// is then read under another version.

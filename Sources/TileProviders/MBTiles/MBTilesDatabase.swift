@@ -77,27 +77,61 @@ final class MBTilesDatabase: Sendable {
     func lookupWithoutWaiting(zoom: Int, column: Int, row: Int) -> TileWithoutWaiting {
         let found = readersWithoutWaiting.read { [tilesHaveRowIDs] (connection) throws(TileProviderError) -> TileWithoutWaiting in
             let bytes: [UInt8]
+            let dataVersion: UInt32
             if tilesHaveRowIDs {
-                // The row id from the index, then the blob read straight into the bytes (the
-                // reader's transaction stays open, so its BLOB handle does too).
-                let rowID = try connection.withStatement(MBTilesSchema.selectTileRow) {
-                    (statement) throws(TileProviderError) -> Int64? in
-                    try statement.bind(zoom, at: 1)
-                    try statement.bind(column, at: 2)
-                    try statement.bind(row, at: 3)
-                    return try statement.step() ? Int64(statement.int(0)) : nil
+                guard let found = try Self.blobByRowID(zoom: zoom, column: column, row: row, on: connection) else {
+                    return .noTile
                 }
-                guard let rowID else { return .noTile }
-                bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
+                (bytes, dataVersion) = found
             } else {
                 guard let tile = try Self.tile(zoom: zoom, column: column, row: row, on: connection) else { return .noTile }
                 bytes = tile
+                // Within the reader's transaction, after the read: the version of the bytes just read.
+                dataVersion = connection.dataVersion
             }
-            // Within the reader's transaction: the version of the bytes just read.
-            let version = TileContentVersion(file: identity, reader: connection.serial, dataVersion: connection.dataVersion)
+            let version = TileContentVersion(file: identity, reader: connection.serial, dataVersion: dataVersion)
             return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
         }
         return found ?? .mustWait
+    }
+
+    /// The tile's bytes read straight from its row's blob, and the data version they were read
+    /// at (after the read, which holds the file's lock): the row id the connection found before
+    /// at that version (`RememberedRowIDs`), else the index's. Nil when there is no such tile.
+    /// The reader's transaction stays open, so its BLOB handle does too.
+    private static func blobByRowID(
+        zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
+    ) throws(TileProviderError) -> (bytes: [UInt8], dataVersion: UInt32)? {
+        let key = rowKey(zoom: zoom, column: column, row: row)
+        let remembered = connection.rememberedRowIDs
+        if let key, let known = remembered.rowID(for: key) {
+            do throws(TileProviderError) {
+                let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: known.row)
+                let version = connection.dataVersion
+                if version == known.version { return (bytes, version) }
+                remembered.removeAll()  // the file changed since: ask the index
+            } catch {
+                remembered.removeAll()  // a row gone, say: the index decides next time
+                throw error
+            }
+        }
+        let rowID = try connection.withStatement(MBTilesSchema.selectTileRow) { (statement) throws(TileProviderError) -> Int64? in
+            try statement.bind(zoom, at: 1)
+            try statement.bind(column, at: 2)
+            try statement.bind(row, at: 3)
+            return try statement.step() ? Int64(statement.int(0)) : nil
+        }
+        guard let rowID else { return nil }
+        let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
+        let version = connection.dataVersion
+        if let key { remembered.remember(rowID, for: key, dataVersion: version) }
+        return (bytes, version)
+    }
+
+    /// One number for a tile's zoom, column and row (5, 29 and 29 bits), nil past zoom 29.
+    private static func rowKey(zoom: Int, column: Int, row: Int) -> Int? {
+        guard (0 ... 29).contains(zoom), column >= 0, row >= 0, column >> 29 == 0, row >> 29 == 0 else { return nil }
+        return zoom << 58 | column << 29 | row
     }
 
     /// The tile's bytes, nil when there is no such tile.

@@ -35,6 +35,8 @@ final class SQLiteConnection: @unchecked Sendable {
     private var statements: [String: SQLiteStatement] = [:]
     /// The BLOB handle kept open by `readBlob` (it holds the read transaction: `closeBlob()` ends it).
     private var blob: SQLiteBlob?
+    /// Row ids of tiles this connection found, for as long as the file holds what it read.
+    let rememberedRowIDs = RememberedRowIDs()
     private static let opened = Atomic<UInt64>(0)
 
     /// How long a reader waits for a writer's lock before giving up with `SQLITE_BUSY`.

@@ -1,0 +1,38 @@
+/// Row ids a connection found by key (a tile's zoom, column and row), each with the data version
+/// it was found at — SQLite moves a connection's data version whenever another connection has
+/// changed the file since (a row deleted, rowids renumbered by a `VACUUM`). A row id is used
+/// again only if the read it serves finds the same version, which that read can tell only once
+/// it has the file's lock (`MBTilesDatabase.lookupWithoutWaiting`): so a lookup of a known tile
+/// skips the index search, in this read transaction or a later one, and never serves a row id
+/// of an older file. Only found rows are kept, at most `capacity` (past that the table starts
+/// over): an index of where tiles are, never their bytes.
+///
+/// Not locked: it belongs to one connection, which one thread uses at a time.
+final class RememberedRowIDs {
+    private var rows: [Int: Int64] = [:]
+    /// The data version every row in `rows` was found at.
+    private var version: UInt32 = 0
+
+    /// Row ids kept at most (16 bytes each, and the table's own).
+    static let capacity = 65_536
+
+    /// The row id found for `key`, and the data version it was found at; nil when none is kept.
+    func rowID(for key: Int) -> (row: Int64, version: UInt32)? {
+        rows[key].map { ($0, version) }
+    }
+
+    /// Keeps `row` as `key`'s, found at `dataVersion` (rows found at another version are let go).
+    func remember(_ row: Int64, for key: Int, dataVersion: UInt32) {
+        if dataVersion != version || rows.count >= Self.capacity {
+            rows.removeAll(keepingCapacity: true)
+            version = dataVersion
+        }
+        rows[key] = row
+    }
+
+    /// Lets every row go (a read of one failed, or found the file changed).
+    func removeAll() { rows.removeAll(keepingCapacity: true) }
+
+    /// Rows kept now.
+    var count: Int { rows.count }
+}
