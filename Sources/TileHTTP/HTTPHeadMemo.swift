@@ -47,9 +47,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// not remembered is told without reading its slot's entry, another object, which is cold
     /// in the processor's cache when the heads are many (a working set walked through).
     private var slotHashes: [Int]
-    /// The hash of the last head parsed for each slot that was not remembered: a head is
-    /// remembered the second time it is parsed, so a stream of heads each seen once (a working
-    /// set walked through) costs a hash apiece, not an entry made and dropped.
+    /// The hashes of the last two heads parsed for each pair that were not remembered (newest
+    /// in the pair's first slot): a head is remembered the second time it is parsed, so a
+    /// stream of heads each seen once (a working set walked through) costs a hash apiece, not an
+    /// entry made and dropped.
     private var seen: [Int]
     /// Nanoseconds an answer is given again after it was made (0: never).
     let answerLifetime: UInt64
@@ -109,12 +110,14 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// without a body) if it was parsed just before (`seen`), and returns the request with its
     /// entry attached; `request` unchanged when the head is seen for the first time.
     func remember(_ head: UnsafeRawBufferPointer, hash: Int, as request: HTTPRequest) -> HTTPRequest {
-        let seenAt = hash & (Self.slotCount - 1)
-        guard seen[seenAt] == hash else {
-            seen[seenAt] = hash
+        let first = Self.pair(hash)
+        guard seen[first] == hash || seen[first + 1] == hash else {
+            // The last two heads of the pair parsed and not remembered, newest first: two heads
+            // that take turns are each found there the next time.
+            seen[first + 1] = seen[first]
+            seen[first] = hash
             return request
         }
-        let first = Self.pair(hash)
         let slot = slots[first] == nil ? first
             : slots[first + 1] == nil ? first + 1
             : first + 1 - Int(recent[first >> 1])
@@ -176,8 +179,9 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// XXH64 with this memo's seed (about two thirds of the instructions of the standard
     /// library's SipHash for a head this short: 180 against 276 on the hot-tile benchmark).
-    /// Not a keyed hash, and it need not be: a slot holds one entry, so heads made to share one
-    /// only miss the memo (as any 2,049 distinct heads do anyway), and no lookup takes longer.
+    /// Not a keyed hash, and it need not be: a pair of slots holds two entries, so heads made to
+    /// share one only miss the memo (as any 2,049 distinct heads do anyway), and no lookup takes
+    /// longer.
     private func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         Int(truncatingIfNeeded: ContentHash.xxh64(bytes, seed: seed))
     }

@@ -178,11 +178,35 @@ import Testing
         }
         _ = try remembered(sharing[0], in: memo)
         _ = try remembered(sharing[1], in: memo)
-        #expect(isRemembered(sharing[0]) && isRemembered(sharing[1]), "one pair, both remembered")
-        // sharing[1] was found last: the third head takes sharing[0]'s slot.
+        #expect(isRemembered(sharing[1]) && isRemembered(sharing[0]), "one pair, both remembered")
+        // sharing[0] was found last: the third head takes sharing[1]'s slot.
         _ = try remembered(sharing[2], in: memo)
-        #expect(isRemembered(sharing[1]) && isRemembered(sharing[2]))
-        #expect(!isRemembered(sharing[0]), "the one used less lately made room")
+        #expect(isRemembered(sharing[0]) && isRemembered(sharing[2]))
+        #expect(!isRemembered(sharing[1]), "the one used less lately made room")
+    }
+
+    /// Two heads parsed in turns, whose hashes are the same modulo the slot count, are both
+    /// remembered from their second parse (the pair keeps the last two heads it did not remember).
+    @Test func headsParsedInTurnsAreBothRemembered() throws {
+        let memo = HTTPHeadMemo(answerLifetime: 100, fileAnswers: 2)
+        var bySlot: [Int: String] = [:]
+        var twins: (String, Int, String, Int)?
+        for index in 0 ..< 1_000_000 where twins == nil {
+            let head = "GET /\(index) HTTP/1.1\r\n\r\n"
+            guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
+            let slot = hash & (HTTPHeadMemo.slotCount - 1)
+            if let earlier = bySlot[slot], case .unknown(let earlierHash) = Array(earlier.utf8).withUnsafeBytes({ memo.lookUp($0) }) {
+                twins = (earlier, earlierHash, head, hash)
+            }
+            bySlot[slot] = head
+        }
+        let (first, firstHash, second, secondHash) = try #require(twins)
+        let parsed = HTTPRequest(method: .get, target: "/", pathSegments: [], query: nil)
+        func parse(_ head: String, _ hash: Int) -> Bool {
+            Array(head.utf8).withUnsafeBytes { memo.remember($0, hash: hash, as: parsed).remembered != nil }
+        }
+        #expect(!parse(first, firstHash) && !parse(second, secondHash), "first parses: seen, not remembered")
+        #expect(parse(first, firstHash) && parse(second, secondHash), "second parses: both remembered")
     }
 
     /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`) are bounded: at most

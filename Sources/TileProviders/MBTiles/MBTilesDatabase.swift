@@ -111,7 +111,7 @@ final class MBTilesDatabase: Sendable {
                 if version == known.version { return (bytes, version) }
                 remembered.removeAll()  // the file changed since: ask the index
             } catch {
-                remembered.removeAll()  // a row gone, say: the index decides next time
+                remembered.forget(key)  // a page not in the page cache, a row gone: the index decides next time
                 throw error
             }
         }

@@ -30,8 +30,11 @@ final class RememberedRowIDs {
         rows[key] = row
     }
 
-    /// Lets every row go (a read of one failed, or found the file changed).
+    /// Lets every row go (a read found the file changed).
     func removeAll() { rows.removeAll(keepingCapacity: true) }
+
+    /// Lets `key`'s row go (a read by it failed: a page not in the page cache, a row gone).
+    func forget(_ key: Int) { rows[key] = nil }
 
     /// Rows kept now.
     var count: Int { rows.count }
