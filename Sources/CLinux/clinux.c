@@ -108,19 +108,15 @@ int clinux_open_cached(const char *path) {
 static int pread_cached_unsupported;
 
 long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
-    struct iovec vector = {buffer, (size_t)count};
-    return clinux_preadv_cached(fd, &vector, 1, offset);
-}
-
-long clinux_preadv_cached(int fd, const void *vectors, int count, long offset) {
 #ifdef RWF_NOWAIT
+    struct iovec vector = {buffer, (size_t)count};
     if (__atomic_load_n(&pread_cached_unsupported, __ATOMIC_RELAXED)) {
         errno = ENOSYS;
         return -1;
     }
     long n;
     do {
-        n = (long)preadv2(fd, (const struct iovec *)vectors, count, (off_t)offset, RWF_NOWAIT);
+        n = (long)preadv2(fd, &vector, 1, (off_t)offset, RWF_NOWAIT);
     } while (n < 0 && errno == EINTR);
     // ENOSYS: no preadv2; EINVAL: no RWF_NOWAIT (before 4.14). EOPNOTSUPP comes from one
     // filesystem, not the kernel: the call fails there only.
@@ -129,7 +125,7 @@ long clinux_preadv_cached(int fd, const void *vectors, int count, long offset) {
     }
     return n;
 #else
-    (void)fd; (void)vectors; (void)count; (void)offset;
+    (void)fd; (void)buffer; (void)count; (void)offset;
     errno = ENOSYS;
     return -1;
 #endif

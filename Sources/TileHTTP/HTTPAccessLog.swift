@@ -22,8 +22,8 @@ final class HTTPAccessLog: @unchecked Sendable {
     private var time = [UInt8](repeating: UInt8(ascii: "0"), count: 24)
     private var timeSecond = -1
 
-    /// Most bytes per `write` (`writeChunk(for:)`).
-    let writeChunk: Int
+    /// Most bytes per `write` (`writeChunk(for:)`, for this log's descriptor).
+    let maxWriteBytes: Int
 
     /// Bytes a `write` to a pipe is atomic up to (`PIPE_BUF`: 4096 on Linux, 512 on macOS).
     #if os(Linux)
@@ -35,7 +35,7 @@ final class HTTPAccessLog: @unchecked Sendable {
     init(settings: HTTPAccessLogSettings, loop: any IOEventLoop) {
         self.settings = settings
         self.loop = loop
-        writeChunk = Self.writeChunk(for: settings.descriptor)
+        maxWriteBytes = Self.writeChunk(for: settings.descriptor)
         buffer.reserveCapacity(settings.bufferBytes + 1024)
     }
 
@@ -81,8 +81,8 @@ final class HTTPAccessLog: @unchecked Sendable {
     func flush() {
         var start = 0
         while start < buffer.count {
-            // Whole lines, at most `writeChunk` bytes (a longer line goes alone).
-            var end = buffer.count - start > writeChunk ? start + writeChunk : buffer.count
+            // Whole lines, at most `maxWriteBytes` bytes (a longer line goes alone).
+            var end = buffer.count - start > maxWriteBytes ? start + maxWriteBytes : buffer.count
             if end < buffer.count, let lastNewline = buffer[start ..< end].lastIndex(of: UInt8(ascii: "\n")) {
                 end = lastNewline + 1
             }

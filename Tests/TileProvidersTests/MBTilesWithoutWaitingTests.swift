@@ -226,7 +226,7 @@ import CSQLiteNoWait
             return found
         }
         #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked))
-        #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked), "again, by the row id found")
+        #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked), "again (by the row id found: RememberedRowIDsTests)")
         try fixture.execute("""
             CREATE TEMP TABLE swap AS SELECT
                 (SELECT rowid FROM tiles WHERE zoom_level = 1 AND tile_column = 1 AND tile_row = 1) AS a,

@@ -61,10 +61,6 @@ int clinux_open_cached(const char *path);
 /// then ENOSYS without a call.
 long clinux_pread_cached(int fd, void *buffer, long count, long offset);
 
-/// `clinux_pread_cached` into `count` buffers (`vectors`: struct iovec), filled in order from
-/// `offset`: one call for what would be several reads of adjacent parts of the file.
-long clinux_preadv_cached(int fd, const void *vectors, int count, long offset);
-
 /// Whether the filesystem holding `path` is a local one whose open and fstat of a cached file
 /// never wait (ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, ZFS, F2FS, ramfs): not NFS, CIFS or FUSE,
 /// whose open may ask a server. 1 or 0 (0 when statfs fails).

@@ -102,13 +102,17 @@ final class MBTilesDatabase: Sendable {
     private static func blobByRowID(
         zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
     ) throws(TileProviderError) -> (bytes: [UInt8], dataVersion: UInt32)? {
+        // The blob, then the version (current once the read holds the lock).
+        func read(_ rowID: Int64) throws(TileProviderError) -> (bytes: [UInt8], dataVersion: UInt32) {
+            let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
+            return (bytes, connection.dataVersion)
+        }
         let key = rowKey(zoom: zoom, column: column, row: row)
         let remembered = connection.rememberedRowIDs
         if let key, let known = remembered.rowID(for: key) {
             do throws(TileProviderError) {
-                let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: known.row)
-                let version = connection.dataVersion
-                if version == known.version { return (bytes, version) }
+                let found = try read(known.row)
+                if found.dataVersion == known.version { return found }
                 remembered.removeAll()  // the file changed since: ask the index
             } catch {
                 remembered.forget(key)  // a page not in the page cache, a row gone: the index decides next time
@@ -122,10 +126,9 @@ final class MBTilesDatabase: Sendable {
             return try statement.step() ? Int64(statement.int(0)) : nil
         }
         guard let rowID else { return nil }
-        let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
-        let version = connection.dataVersion
-        if let key { remembered.remember(rowID, for: key, dataVersion: version) }
-        return (bytes, version)
+        let found = try read(rowID)
+        if let key { remembered.remember(rowID, for: key, dataVersion: found.dataVersion) }
+        return found
     }
 
     /// One number for a tile's zoom, column and row (5, 29 and 29 bits), nil past zoom 29.
