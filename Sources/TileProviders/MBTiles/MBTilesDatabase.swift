@@ -120,9 +120,7 @@ final class MBTilesDatabase: Sendable {
             }
         }
         let rowID = try connection.withStatement(MBTilesSchema.selectTileRow) { (statement) throws(TileProviderError) -> Int64? in
-            try statement.bind(zoom, at: 1)
-            try statement.bind(column, at: 2)
-            try statement.bind(row, at: 3)
+            try bind(zoom: zoom, column: column, row: row, to: statement)
             return try statement.step() ? Int64(statement.int(0)) : nil
         }
         guard let rowID else { return nil }
@@ -140,11 +138,17 @@ final class MBTilesDatabase: Sendable {
     /// The tile's bytes, nil when there is no such tile.
     private static func tile(zoom: Int, column: Int, row: Int, on connection: SQLiteConnection) throws(TileProviderError) -> [UInt8]? {
         try connection.withStatement(MBTilesSchema.selectTile) { (statement) throws(TileProviderError) -> [UInt8]? in
-            try statement.bind(zoom, at: 1)
-            try statement.bind(column, at: 2)
-            try statement.bind(row, at: 3)
+            try bind(zoom: zoom, column: column, row: row, to: statement)
             return try statement.step() ? statement.blob(0) : nil
         }
+    }
+
+    /// Binds a tile's zoom, column and row (TMS) to parameters 1, 2 and 3 of one of
+    /// `MBTilesSchema`'s lookups.
+    private static func bind(zoom: Int, column: Int, row: Int, to statement: SQLiteStatement) throws(TileProviderError) {
+        try statement.bind(zoom, at: 1)
+        try statement.bind(column, at: 2)
+        try statement.bind(row, at: 3)
     }
 
     /// Whether `tiles` is a rowid table (see `tilesHaveRowIDs`): a table, whose row ids can be
