@@ -108,15 +108,19 @@ int clinux_open_cached(const char *path) {
 static int pread_cached_unsupported;
 
 long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
-#ifdef RWF_NOWAIT
     struct iovec vector = {buffer, (size_t)count};
+    return clinux_preadv_cached(fd, &vector, 1, offset);
+}
+
+long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long offset) {
+#ifdef RWF_NOWAIT
     if (__atomic_load_n(&pread_cached_unsupported, __ATOMIC_RELAXED)) {
         errno = ENOSYS;
         return -1;
     }
     long n;
     do {
-        n = (long)preadv2(fd, &vector, 1, (off_t)offset, RWF_NOWAIT);
+        n = (long)preadv2(fd, buffers, count, (off_t)offset, RWF_NOWAIT);
     } while (n < 0 && errno == EINTR);
     // ENOSYS: no preadv2; EINVAL: no RWF_NOWAIT (before 4.14). EOPNOTSUPP comes from one
     // filesystem, not the kernel: the call fails there only.
@@ -125,7 +129,7 @@ long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
     }
     return n;
 #else
-    (void)fd; (void)buffer; (void)count; (void)offset;
+    (void)fd; (void)buffers; (void)count; (void)offset;
     errno = ENOSYS;
     return -1;
 #endif

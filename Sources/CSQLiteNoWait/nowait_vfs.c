@@ -1,5 +1,6 @@
 #define _GNU_SOURCE  // O_NOATIME
 #include "CSQLiteNoWait.h"
+#include "nowait_file.h"
 
 #include <sqlite3.h>
 
@@ -14,68 +15,27 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/// While SQLite reads a blob (`CSQLITE_NOWAIT_FCNTL_BLOB`), the pages after each one it asks
-/// for, read with it.
-///
-/// SQLite reads a blob's overflow pages one at a time, each into its page cache, one system
-/// call a page; a chain written in one go lies in adjacent pages of the file. So while a blob
-/// is read, the page asked for is read into this buffer with the pages after it (as many as the
-/// blob can still need, up to `CSQLITE_NOWAIT_READ_AHEAD_BYTES`), in one preadv2, and the
-/// pages within it are lent to SQLite where they lie (`nowait_fetch`: SQLite's memory-mapped
-/// page path, given pages of this buffer instead of a mapped file), so neither a system call
-/// nor a copy into SQLite's page cache is made for them. A chain that jumps is read again from
-/// where it lands. Forgotten when the blob's read ends or the file's lock is let go; never
-/// read over while SQLite holds one of its pages.
-typedef struct ReadAhead {
-    /// Bytes of the blob its pages may still hold (counted down as pages are read); -1: no
-    /// blob is being read.
-    long remaining;
-    /// The pages read ahead: where they start in the file, how many bytes were read.
-    long offset;
-    long count;
-    /// BUFFER_BYTES, allocated on first use; freed with the file.
-    char *bytes;
-    /// Pages of `bytes` lent to SQLite (`nowait_fetch`) and not yet given back (`nowait_unfetch`).
-    int lent;
-} ReadAhead;
-
-/// A file of this VFS: ours, followed by the "unix" VFS's own file, which does all but reads.
-typedef struct NoWaitFile {
-    sqlite3_file base;
-    /// The descriptor reads use (the unix file's, found and checked at open); -1 when it could
-    /// not be found: every read then "would wait".
-    int fd;
-    ReadAhead ahead;
-    sqlite3_file *real;
-} NoWaitFile;
-
 static sqlite3_vfs *unix_vfs;
 static sqlite3_vfs nowait_vfs;
 static sqlite3_io_methods nowait_methods;
 
 /// Reads (preadv2 calls) this thread made through the VFS, and pages it lent SQLite
 /// (`nowait_fetch`), for tests.
-static _Thread_local long reads_made;
+_Thread_local long nowait_reads_made;
 static _Thread_local long pages_lent;
 
-long csqlite_nowait_reads(void) { return reads_made; }
+long csqlite_nowait_reads(void) { return nowait_reads_made; }
 long csqlite_nowait_pages_lent(void) { return pages_lent; }
 
 #define REAL(file) (((NoWaitFile *)(file))->real)
 
-/// SQLite's smallest and largest page sizes (both powers of two).
-#define MIN_PAGE_SIZE 512
-#define MAX_PAGE_SIZE 65536
-/// The head of an overflow page: the number of the next page in the chain (file format, 1.6
-/// "Cell Payload Overflow Pages"); the rest of the page (less any reserved bytes) is payload.
-#define OVERFLOW_LINK_BYTES 4
 /// A read-ahead buffer: a page and the read-ahead after it.
 #define BUFFER_BYTES (MAX_PAGE_SIZE + CSQLITE_NOWAIT_READ_AHEAD_BYTES)
 
 /// Reads the rest of `amount` bytes at `offset` into `out`, the first `done` there already.
 static int read_rest(NoWaitFile *self, char *out, int amount, long offset, long done) {
     while (done < amount) {
-        reads_made++;
+        nowait_reads_made++;
         long n = clinux_pread_cached(self->fd, out + done, amount - done, offset + done);
         if (n > 0) {
             done += n;
@@ -138,7 +98,7 @@ static const char *blob_page(NoWaitFile *self, long offset, int amount, int *cod
         long pages = pages_needed(ahead->remaining, amount, 1 + CSQLITE_NOWAIT_READ_AHEAD_BYTES / amount);
         if (pages < 1) pages = 1;
         ahead->count = 0;
-        reads_made++;
+        nowait_reads_made++;
         long n = clinux_pread_cached(self->fd, ahead->bytes, pages * amount, offset);
         if (n < 0) {
             *code = SQLITE_IOERR_READ;  // EAGAIN: a page is not in the page cache
@@ -193,11 +153,15 @@ static int nowait_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int
     return read_rest(self, buffer, amount, (long)offset, 0);
 }
 
-/// Forgets the pages read ahead.
-static void forget_read_ahead(sqlite3_file *file) { ((NoWaitFile *)file)->ahead.count = 0; }
+/// Forgets the pages read ahead, and the rows read straight from the file.
+static void forget_read_ahead(sqlite3_file *file) {
+    ((NoWaitFile *)file)->ahead.count = 0;
+    nowait_rows_forget(&((NoWaitFile *)file)->rows);
+}
 
 static int nowait_close(sqlite3_file *file) {
     sqlite3_free(((NoWaitFile *)file)->ahead.bytes);
+    nowait_rows_free(&((NoWaitFile *)file)->rows);
     return REAL(file)->pMethods->xClose(REAL(file));
 }
 static int nowait_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
@@ -212,9 +176,15 @@ static int nowait_sync(sqlite3_file *file, int flags) { return REAL(file)->pMeth
 static int nowait_file_size(sqlite3_file *file, sqlite3_int64 *size) {
     return REAL(file)->pMethods->xFileSize(REAL(file), size);
 }
-static int nowait_lock(sqlite3_file *file, int level) { return REAL(file)->pMethods->xLock(REAL(file), level); }
+static int nowait_lock(sqlite3_file *file, int level) {
+    int code = REAL(file)->pMethods->xLock(REAL(file), level);
+    if (code == SQLITE_OK) ((NoWaitFile *)file)->lock = level;
+    return code;
+}
 static int nowait_unlock(sqlite3_file *file, int level) {
     forget_read_ahead(file);  // the file may change once the lock is let go
+    // Counted as let go even if the unix VFS fails to: reads straight from the file stop.
+    ((NoWaitFile *)file)->lock = level < ((NoWaitFile *)file)->lock ? level : ((NoWaitFile *)file)->lock;
     return REAL(file)->pMethods->xUnlock(REAL(file), level);
 }
 static int nowait_check_reserved_lock(sqlite3_file *file, int *result) {
@@ -289,6 +259,8 @@ static int nowait_open(sqlite3_vfs *vfs, const char *path, sqlite3_file *file, i
     self->real = (sqlite3_file *)&self[1];
     self->fd = -1;
     self->ahead = (ReadAhead){.remaining = -1};
+    self->lock = SQLITE_LOCK_NONE;
+    self->rows = (RowPages){.value_count = -1};
     int code = unix_vfs->xOpen(unix_vfs, path, self->real, flags, out_flags);
     if (self->real->pMethods == 0) {
         self->base.pMethods = 0;  // nothing to close
@@ -331,6 +303,12 @@ static int nowait_access(sqlite3_vfs *vfs, const char *path, int flags, int *res
 }
 
 static int registered;
+
+NoWaitFile *nowait_file_of(sqlite3 *db) {
+    sqlite3_file *file = 0;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || file == 0) return 0;
+    return file->pMethods == &nowait_methods ? (NoWaitFile *)file : 0;
+}
 
 static void register_once(void) {
     unix_vfs = sqlite3_vfs_find("unix");

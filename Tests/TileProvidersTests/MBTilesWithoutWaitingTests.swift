@@ -133,30 +133,79 @@ import Glibc
     /// the VFS reads the pages after the one asked for with it), and each of those pages is lent
     /// to SQLite where it was read, not copied into its page cache, at the smallest, the usual
     /// and the largest page size; the bytes are the tile's.
-    @Test(arguments: [512, 4096, 65536])
-    func aLongOverflowChainIsReadWithFewSystemCalls(pageSize: Int) throws {
+    /// A tile read without waiting, and what reading it took on this thread: system calls
+    /// (preadv2), overflow pages lent to SQLite, values read straight from the file.
+    private func counted(
+        _ provider: MBTilesTileProvider, _ tile: TileCoordinate
+    ) -> (found: TileWithoutWaiting, reads: Int, lent: Int, straight: Int) {
+        var reads = 0, lent = 0, straight = 0  // by the last read only
+        let found = settled(provider, tile) {
+            let before = (csqlite_nowait_reads(), csqlite_nowait_pages_lent(), csqlite_nowait_values_read())
+            defer {
+                (reads, lent, straight) = (csqlite_nowait_reads() - before.0, csqlite_nowait_pages_lent() - before.1,
+                                           csqlite_nowait_values_read() - before.2)
+            }
+            return provider.tileWithoutWaiting(for: TileRequest(tile: tile))
+        }
+        return (found, reads, lent, straight)
+    }
+
+    /// The tiles of zooms 0 and 1, each `chainLength` bytes, in a file of pages of `pageSize`
+    /// bytes, and a provider with one reader that never waits.
+    private func chains(
+        pageSize: Int, transactionLifetime: Duration
+    ) throws -> (MBTilesFixture, [TileCoordinate], MBTilesTileProvider) {
         try #require(MBTilesFixture.sqlite3Path != nil, "the sqlite3 command-line tool (apt-get install sqlite3)")
         let fixture = try MBTilesFixture()
         let tiles = MBTilesFixture.pyramid(0 ... 1)
-        let length = 600_000
-        let file = try fixture.write("chain.mbtiles", tiles: tiles, length: length)
+        let file = try fixture.write("chain.mbtiles", tiles: tiles, length: chainLength)
         try fixture.execute("PRAGMA page_size = \(pageSize); VACUUM", on: file)
         #expect(try MBTilesFixture.sqlite3(file, "PRAGMA page_size") == "\(pageSize)\n")
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: .seconds(3600))
-        let pages = (length + pageSize - 5) / (pageSize - 4)
-        // Each read takes the page asked for and up to the read-ahead's worth after it.
-        let pagesARead = 1 + Int(CSQLITE_NOWAIT_READ_AHEAD_BYTES) / pageSize
+                                               readTransactionLifetime: transactionLifetime)
+        return (fixture, tiles, provider)
+    }
+
+    private let chainLength = 600_000
+
+    /// Once a read transaction holds the file's lock, a tile is read straight from the file: its
+    /// row found by walking the table's B-tree by hand, its chain of adjacent overflow pages read
+    /// in one preadv2 (up to 256 pages a call) straight into the tile's bytes, no page lent to
+    /// SQLite.
+    @Test(arguments: [512, 4096, 65536])
+    func aLongOverflowChainIsReadStraightWithFewSystemCalls(pageSize: Int) throws {
+        let (fixture, tiles, provider) = try chains(pageSize: pageSize, transactionLifetime: .seconds(3600))
+        defer { withExtendedLifetime(fixture) {} }
+        let pages = (chainLength + pageSize - 5) / (pageSize - 4)
+        // The lookup of a tile not there takes the file's lock for the transaction.
         #expect(isNoTile(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 5))), "the schema read first")
         for tile in tiles {
-            var reads = 0, lent = 0  // by the last read only
-            let found = settled(provider, tile) {
-                let before = csqlite_nowait_reads(), lentBefore = csqlite_nowait_pages_lent()
-                defer { (reads, lent) = (csqlite_nowait_reads() - before, csqlite_nowait_pages_lent() - lentBefore) }
-                return provider.tileWithoutWaiting(for: TileRequest(tile: tile))
-            }
-            let whole = bytes(found) == MBTilesFixture.bytes(for: tile, length: length)  // (not printed: 600 KB)
+            let (found, reads, lent, straight) = counted(provider, tile)
+            let whole = bytes(found) == MBTilesFixture.bytes(for: tile, length: chainLength)  // (not printed: 600 KB)
             #expect(whole, "\(tile), pages of \(pageSize) bytes\(mustWait(found) ? ": the read would wait" : "")")
+            #expect(straight == 1 && lent == 0, "\(tile): \(straight) values read straight, \(lent) pages lent")
+            // The index (SQLite's), the file's header and the table's pages (root and leaf), then the chain.
+            #expect(reads <= 6 + (pages + 255) / 256, "\(tile): \(reads) reads for \(pages) overflow pages of \(pageSize) bytes")
+        }
+    }
+
+    /// The first read of a transaction, before it holds the file's lock, goes through SQLite's
+    /// BLOB handle: each page asked for is read with the pages after it (one preadv2) and lent
+    /// to SQLite's mapped-page path where they lie, not copied into its page cache.
+    @Test(arguments: [512, 4096, 65536])
+    func aLongOverflowChainIsReadThroughSQLiteWithFewSystemCalls(pageSize: Int) throws {
+        // A transaction a read: each begins without the lock, and a row id found before (a
+        // first round) is read at once, before any statement takes it.
+        let (fixture, tiles, provider) = try chains(pageSize: pageSize, transactionLifetime: .zero)
+        defer { withExtendedLifetime(fixture) {} }
+        for tile in tiles { _ = settled(provider, tile) }
+        let pages = (chainLength + pageSize - 5) / (pageSize - 4)
+        let pagesARead = 1 + Int(CSQLITE_NOWAIT_READ_AHEAD_BYTES) / pageSize
+        for tile in tiles {
+            let (found, reads, lent, straight) = counted(provider, tile)
+            let whole = bytes(found) == MBTilesFixture.bytes(for: tile, length: chainLength)
+            #expect(whole, "\(tile), pages of \(pageSize) bytes\(mustWait(found) ? ": the read would wait" : "")")
+            #expect(straight == 0, "\(tile): read before the transaction held the lock")
             // Up to four B-tree pages (index and table, root and leaf), then the chain.
             #expect(reads <= 4 + (pages + pagesARead - 1) / pagesARead,
                     "\(tile): \(reads) reads for \(pages) overflow pages of \(pageSize) bytes")

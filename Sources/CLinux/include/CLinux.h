@@ -61,6 +61,12 @@ int clinux_open_cached(const char *path);
 /// then ENOSYS without a call.
 long clinux_pread_cached(int fd, void *buffer, long count, long offset);
 
+struct iovec;
+
+/// `clinux_pread_cached` into `count` buffers (preadv2 with RWF_NOWAIT): the bytes read, fewer
+/// than the buffers hold when only part is cached.
+long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long offset);
+
 /// Whether the filesystem holding `path` is a local one whose open and fstat of a cached file
 /// never wait (ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, ZFS, F2FS, ramfs): not NFS, CIFS or FUSE,
 /// whose open may ask a server. 1 or 0 (0 when statfs fails).

@@ -34,7 +34,28 @@ struct sqlite3;
 /// Says `db` is about to read a blob of `count` bytes, or (-1) is done: CSQLITE_NOWAIT_FCNTL_BLOB.
 void csqlite_nowait_blob(struct sqlite3 *db, long count);
 
-/// For tests: how many reads (preadv2) the calling thread has made through the VFS.
+/// `csqlite_nowait_find_value` and `csqlite_nowait_read_value` answers besides a length: a
+/// page is not in the page cache (ask a thread that may wait), or this reader does not read it
+/// (ask SQLite, which reads it or says what is wrong).
+#define CSQLITE_NOWAIT_WOULD_WAIT (-2)
+#define CSQLITE_NOWAIT_ASK_SQLITE (-1)
+
+/// Finds column `column` (a BLOB or TEXT) of row `row` of the rowid table whose B-tree starts at
+/// page `root`, reading the file's pages straight (preadv2 with RWF_NOWAIT), not through SQLite:
+/// its length, to read with `csqlite_nowait_read_value` next. Only while `db`'s read transaction
+/// holds the file's lock (then the file does not change), on a file of this VFS; a page that
+/// does not parse, a row not there, a value of another type, or no lock: ASK_SQLITE.
+long csqlite_nowait_find_value(struct sqlite3 *db, unsigned root, long long row, int column);
+
+/// Reads the value `csqlite_nowait_find_value` found (its length, no more) into `out`, a chain of
+/// adjacent overflow pages in one preadv2 straight into it: 0, WOULD_WAIT or ASK_SQLITE.
+int csqlite_nowait_read_value(struct sqlite3 *db, void *out);
+
+/// For tests: how many values the calling thread read with `csqlite_nowait_read_value`.
+long csqlite_nowait_values_read(void);
+
+/// For tests: how many reads (preadv2) the calling thread has made through the VFS (and the
+/// value reader).
 long csqlite_nowait_reads(void);
 
 /// For tests: how many pages read ahead the calling thread's connections were lent by the VFS

@@ -102,10 +102,14 @@ final class MBTilesDatabase: Sendable {
     private static func blobByRowID(
         zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
     ) throws(TileProviderError) -> (bytes: [UInt8], dataVersion: UInt32)? {
-        // The blob, then the version (current once the read holds the lock).
+        // The blob, then the version (current once the read holds the lock): straight from the
+        // file once the transaction holds the lock, else (and for what that reader leaves to
+        // SQLite) through the BLOB handle.
         func read(_ rowID: Int64) throws(TileProviderError) -> (bytes: [UInt8], dataVersion: UInt32) {
-            let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
-            return (bytes, connection.dataVersion)
+            if let bytes = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID) {
+                return (bytes, connection.dataVersion)
+            }
+            return (try connection.readBlob(table: "tiles", column: "tile_data", row: rowID), connection.dataVersion)
         }
         let key = rowKey(zoom: zoom, column: column, row: row)
         let remembered = connection.rememberedRowIDs

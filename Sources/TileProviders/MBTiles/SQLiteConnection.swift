@@ -37,6 +37,9 @@ final class SQLiteConnection: @unchecked Sendable {
     private var blob: SQLiteBlob?
     /// Row ids of tiles this connection found, for as long as the file holds what it read.
     let rememberedRowIDs = RememberedRowIDs()
+    /// Where the table and column `readValueStraight` reads lie, at the data version they were
+    /// found at (see SQLiteConnection+StraightReads.swift).
+    var straightLayout: StraightLayout?
     private static let opened = Atomic<UInt64>(0)
 
     /// How long a reader waits for a writer's lock before giving up with `SQLITE_BUSY`.

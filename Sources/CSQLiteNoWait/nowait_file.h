@@ -1,0 +1,94 @@
+#ifndef NOWAIT_FILE_H
+#define NOWAIT_FILE_H
+
+// The VFS's file, shared by the VFS (nowait_vfs.c) and the reader of rows straight from the
+// file (nowait_row.c). Linux only.
+
+#include <sqlite3.h>
+
+/// SQLite's smallest and largest page sizes (both powers of two).
+#define MIN_PAGE_SIZE 512
+#define MAX_PAGE_SIZE 65536
+/// The head of an overflow page: the number of the next page in the chain (file format, 1.6
+/// "Cell Payload Overflow Pages"); the rest of the page (less any reserved bytes) is payload.
+#define OVERFLOW_LINK_BYTES 4
+
+/// The pages `csqlite_nowait_find_value` reads, and where the value it found lies. Valid while
+/// the file's lock is held: dropped (`nowait_rows_forget`) when it is let go.
+typedef struct RowPages {
+    /// The file's page size and the bytes of a page that hold data (less those reserved at its
+    /// end), from its header; 0 until read under this lock.
+    int page_size;
+    int usable;
+    /// The page size the buffers below are for.
+    int allocated;
+    /// A page: the leaf of the row found last (`page_size` bytes; freed with the file).
+    unsigned char *leaf;
+    /// Interior pages kept while the lock is held (a B-tree's upper pages, read once instead of
+    /// once a row): slot `number % slots`, its page number in `slot_pages` (0: empty).
+    int slots;
+    unsigned *slot_pages;
+    unsigned char *slot_bytes;
+    /// Bytes read and thrown away (a page's reserved end between two pages of a chain).
+    unsigned char *scratch;
+    /// The value found: its place in the row's payload, its length; the payload's length, the
+    /// part of it in the leaf (from `local_at` in `leaf`) and its first overflow page. value_count
+    /// is -1 when nothing is found.
+    long value_at;
+    long value_count;
+    long payload_count;
+    long local_count;
+    int local_at;
+    unsigned first_overflow;
+} RowPages;
+
+/// While SQLite reads a blob (`CSQLITE_NOWAIT_FCNTL_BLOB`), the pages after each one it asks
+/// for, read with it.
+///
+/// SQLite reads a blob's overflow pages one at a time, each into its page cache, one system
+/// call a page; a chain written in one go lies in adjacent pages of the file. So while a blob
+/// is read, the page asked for is read into this buffer with the pages after it (as many as the
+/// blob can still need, up to `CSQLITE_NOWAIT_READ_AHEAD_BYTES`), in one preadv2, and the
+/// pages within it are lent to SQLite where they lie (`nowait_fetch`: SQLite's memory-mapped
+/// page path, given pages of this buffer instead of a mapped file), so neither a system call
+/// nor a copy into SQLite's page cache is made for them. A chain that jumps is read again from
+/// where it lands. Forgotten when the blob's read ends or the file's lock is let go; never
+/// read over while SQLite holds one of its pages.
+typedef struct ReadAhead {
+    /// Bytes of the blob its pages may still hold (counted down as pages are read); -1: no
+    /// blob is being read.
+    long remaining;
+    /// The pages read ahead: where they start in the file, how many bytes were read.
+    long offset;
+    long count;
+    /// BUFFER_BYTES, allocated on first use; freed with the file.
+    char *bytes;
+    /// Pages of `bytes` lent to SQLite (`nowait_fetch`) and not yet given back (`nowait_unfetch`).
+    int lent;
+} ReadAhead;
+
+/// A file of this VFS: ours, followed by the "unix" VFS's own file, which does all but reads.
+typedef struct NoWaitFile {
+    sqlite3_file base;
+    /// The descriptor reads use (the unix file's, found and checked at open); -1 when it could
+    /// not be found: every read then "would wait".
+    int fd;
+    ReadAhead ahead;
+    /// SQLite's lock on the file (SHARED_LOCK and up: the file does not change meanwhile).
+    int lock;
+    /// What `csqlite_nowait_find_value` read, for `csqlite_nowait_read_value`.
+    RowPages rows;
+    sqlite3_file *real;
+} NoWaitFile;
+
+/// Reads (preadv2 calls) this thread made through the VFS and the row reader, for tests.
+extern _Thread_local long nowait_reads_made;
+
+/// The VFS's file of `db`'s main database, or null when it is not opened with this VFS.
+NoWaitFile *nowait_file_of(sqlite3 *db);
+
+/// Frees what the row reader holds (with the file), and forgets what it read (when the lock goes).
+void nowait_rows_free(RowPages *rows);
+void nowait_rows_forget(RowPages *rows);
+
+#endif

@@ -1,0 +1,218 @@
+// Values read straight from the database file (the VFS's own B-tree reader), against SQLite's
+// own reads of the same rows.
+
+#if os(Linux)
+import Foundation
+import Glibc
+import Testing
+@testable import TileProviders
+import CSQLiteNoWait
+
+@Suite(.timeLimit(.minutes(2))) struct SQLiteStraightReadsTests {
+    /// A table of rows of values of many lengths: a NULL and an integer among them, a TEXT, and
+    /// an INTEGER PRIMARY KEY before the value column (held as NULL in each record).
+    private static let layout = "CREATE TABLE t (id INTEGER PRIMARY KEY, tag INTEGER, v BLOB, after TEXT);"
+
+    /// Lengths around the edges of a page's own share of a row and of its overflow pages.
+    private static func lengths(pageSize: Int) -> [Int] {
+        let near = [0, 1, 2, 100, pageSize / 4, pageSize - 40, pageSize - 35, pageSize - 30, pageSize, pageSize + 1,
+                    2 * pageSize - 8, 2 * pageSize + 3, 10 * pageSize + 7, 300_000]
+        return near.filter { $0 >= 0 }
+    }
+
+    /// Bytes of a row: distinct per row and position.
+    private static func value(row: Int, length: Int) -> [UInt8] {
+        (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ row &* 7 &+ ($0 >> 8)) }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
+    }
+
+    /// A database at `path` with pages of `pageSize` bytes and `rows` rows (row id, value length).
+    private func write(_ fixture: MBTilesFixture, _ name: String, pageSize: Int, rows: [(Int64, Int)]) throws -> String {
+        let file = fixture.path(name)
+        var sql = "PRAGMA page_size = \(pageSize); " + Self.layout + "BEGIN;"
+        for (id, length) in rows {
+            sql += "INSERT INTO t VALUES (\(id), \(length), \(Self.hex(Self.value(row: Int(id), length: length))), 'z');"
+        }
+        try fixture.execute(sql + "COMMIT;", on: file)
+        return file
+    }
+
+    /// Writes back and waits for the file's pages (a read without waiting is refused, for a
+    /// moment, a page writeback holds), and looks its journal and WAL file up once: a path never
+    /// looked up is not in the kernel's caches, so the VFS's checks for them could not tell
+    /// without waiting.
+    private func settle(_ file: String) {
+        let fd = open(file, O_RDONLY)
+        if fd >= 0 { fsync(fd); close(fd) }
+        for companion in ["-journal", "-wal"] { _ = access(file + companion, F_OK) }
+    }
+
+    /// A connection that reads without waiting, in a read transaction holding the file's lock.
+    private func reader(_ file: String) throws -> SQLiteConnection {
+        settle(file)
+        let connection = try SQLiteConnection(path: file, mode: .readOnlyWithoutWaiting)
+        try connection.execute("BEGIN")
+        try connection.withStatement("SELECT count(*) FROM sqlite_schema") { (statement) throws(TileProviderError) in
+            _ = try statement.step()
+        }
+        return connection
+    }
+
+    /// Row `id`'s `v` as SQLite reads it (nil: no such row, or not a BLOB or TEXT).
+    private func sqlite(_ file: String, _ id: Int64) throws -> [UInt8]? {
+        let connection = try SQLiteConnection(path: file, mode: .readOnly)
+        return try connection.withStatement("SELECT v, typeof(v) FROM t WHERE id = ?1") { (statement) throws(TileProviderError) in
+            try statement.bind(Int(id), at: 1)
+            guard try statement.step(), ["blob", "text"].contains(statement.text(1)) else { return nil }
+            return statement.blob(0)
+        }
+    }
+
+    /// Row `id` read straight; a read the kernel refuses for a moment is asked again (up to 2 s).
+    private func straight(_ connection: SQLiteConnection, _ id: Int64) throws -> [UInt8]? {
+        for _ in 0 ..< 200 {
+            do { return try connection.readValueStraight(table: "t", column: "v", row: id) } catch { usleep(10_000) }
+        }
+        return try connection.readValueStraight(table: "t", column: "v", row: id)
+    }
+
+    @Test(arguments: [512, 1024, 4096, 65536])
+    func everyLengthReadsAsSQLiteReadsIt(pageSize: Int) throws {
+        let fixture = try MBTilesFixture()
+        let lengths = Self.lengths(pageSize: pageSize)
+        let rows = lengths.enumerated().map { (Int64($0.offset * 3 - 5), $0.element) }  // negative row ids too
+        let file = try write(fixture, "lengths.db", pageSize: pageSize, rows: rows)
+        let connection = try reader(file)
+        let before = csqlite_nowait_values_read()
+        for (id, length) in rows {
+            let same = try straight(connection, id) == Self.value(row: Int(id), length: length)  // (not printed)
+            #expect(same, "row \(id), \(length) bytes, pages of \(pageSize)")
+        }
+        #expect(csqlite_nowait_values_read() - before == rows.count, "each read straight, none left to SQLite")
+    }
+
+    /// 3,000 rows on pages of 512 bytes: a B-tree three levels deep, its interior pages kept
+    /// while the lock is held.
+    @Test func aDeepTreeFindsEveryRow() throws {
+        let fixture = try MBTilesFixture()
+        let rows = (1 ... 3000).map { (Int64($0) * 1_000_003, $0 % 7 == 0 ? 700 : 40) }
+        let file = try write(fixture, "deep.db", pageSize: 512, rows: rows)
+        let connection = try reader(file)
+        for (id, length) in rows {
+            let same = try straight(connection, id) == Self.value(row: Int(id), length: length)
+            #expect(same, "row \(id)")
+        }
+        #expect(try straight(connection, 5) == nil, "a row not there is left to SQLite")
+    }
+
+    /// Chains through freed pages (not adjacent), and pages with bytes reserved at their end.
+    @Test func chainsThatJumpAndReservedBytesReadAsSQLiteReadsThem() throws {
+        try #require(MBTilesFixture.sqlite3Path != nil, "the sqlite3 command-line tool (apt-get install sqlite3)")
+        let fixture = try MBTilesFixture()
+        let rows = (1 ... 12).map { (Int64($0), 9_000 + $0 * 613) }
+        let jumping = try write(fixture, "jumping.db", pageSize: 1024, rows: rows)
+        try fixture.execute("""
+            DELETE FROM t WHERE id IN (2, 5, 9);
+            INSERT INTO t VALUES (20, 0, randomblob(40000), 'z');
+            INSERT INTO t VALUES (21, 0, randomblob(3000), 'z');
+            UPDATE t SET v = randomblob(25000) WHERE id = 7;
+            """, on: jumping)
+        let reserved = try write(fixture, "reserved.db", pageSize: 1024, rows: rows)
+        #expect(try MBTilesFixture.sqlite3(reserved, ".filectrl reserve_bytes 32", "VACUUM", ".filectrl reserve_bytes")
+                    .hasSuffix("32\n"), "32 bytes reserved at the end of each page")
+        for file in [jumping, reserved] {
+            let connection = try reader(file)
+            for id in Int64(1) ... 21 {
+                let same = try straight(connection, id) == sqlite(file, id)
+                #expect(same, "row \(id) of \(file)")
+            }
+        }
+    }
+
+    /// What the reader leaves to SQLite: a NULL or an integer (SQLite's BLOB handle refuses
+    /// them), a column a record does not hold (added later), a reader without the lock.
+    @Test func whatItDoesNotReadIsLeftToSQLite() throws {
+        let fixture = try MBTilesFixture()
+        let file = try write(fixture, "shapes.db", pageSize: 4096, rows: [(1, 10), (2, 5000)])
+        try fixture.execute("""
+            INSERT INTO t VALUES (3, 0, NULL, 'z');
+            INSERT INTO t VALUES (4, 0, 42, 'z');
+            INSERT INTO t VALUES (5, 0, 'some text', 'z');
+            ALTER TABLE t ADD COLUMN added BLOB;
+            """, on: file)
+        let connection = try reader(file)
+        #expect(try straight(connection, 3) == nil)
+        #expect(try straight(connection, 4) == nil)
+        #expect(try straight(connection, 5) == Array("some text".utf8), "TEXT reads as its bytes")
+        #expect(try connection.readValueStraight(table: "t", column: "added", row: 1) == nil, "a column added later")
+        #expect(try connection.readValueStraight(table: "t", column: "missing", row: 1) == nil)
+        #expect(try connection.readValueStraight(table: "nope", column: "v", row: 1) == nil)
+
+        let outside = try SQLiteConnection(path: file, mode: .readOnlyWithoutWaiting)
+        #expect(try outside.readValueStraight(table: "t", column: "v", row: 1) == nil,
+                "outside a transaction the lock goes with each statement")
+        let plain = try SQLiteConnection(path: file, mode: .readOnly)
+        try plain.execute("BEGIN; SELECT count(*) FROM t;")
+        #expect(try plain.readValueStraight(table: "t", column: "v", row: 1) == nil, "not a connection of the VFS")
+    }
+
+    /// A file changed between transactions (a `VACUUM` moves every page) is read at its new
+    /// places: the table's root is found again for the new data version.
+    @Test func aFileVacuumedBetweenTransactionsReadsItsNewPages() throws {
+        let fixture = try MBTilesFixture()
+        let rows = (1 ... 40).map { (Int64($0), 3000 + $0) }
+        let file = try write(fixture, "moving.db", pageSize: 1024, rows: rows)
+        let connection = try reader(file)
+        let before = try straight(connection, 10) == Self.value(row: 10, length: 3010)
+        #expect(before)
+        try connection.execute("COMMIT")
+        try fixture.execute("""
+            DELETE FROM t WHERE id < 30;
+            CREATE TABLE before (x BLOB);
+            INSERT INTO before VALUES (randomblob(20000));
+            VACUUM;
+            """, on: file)
+        settle(file)
+        try connection.execute("BEGIN")
+        try connection.withStatement("SELECT count(*) FROM sqlite_schema") { (statement) throws(TileProviderError) in
+            _ = try statement.step()
+        }
+        #expect(try straight(connection, 10) == nil, "deleted")
+        let after = try straight(connection, 35) == Self.value(row: 35, length: 3035)
+        #expect(after)
+    }
+
+    /// Damaged pages (eight bytes overwritten in one page at a time, each page in turn, the
+    /// same every run): the reader never crashes, and what it reads is what SQLite reads, when
+    /// SQLite reads it at all (it checks more than the reader, which reads on where it can).
+    @Test func damagedPagesNeverGiveOtherBytesThanSQLite() throws {
+        let fixture = try MBTilesFixture()
+        let rows = (1 ... 60).map { (Int64($0), $0 % 5 == 0 ? 6000 : 300) }
+        let pristine = try write(fixture, "pristine.db", pageSize: 512, rows: rows)
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pristine)))
+        let pages = original.count / 512
+        var compared = 0
+        for trial in 0 ..< 2 * pages {
+            var damaged = original
+            let page = 1 + trial % (pages - 1)  // not the header's page
+            for k in 0 ..< 8 { damaged[page * 512 + (trial * 37 + k * 61) % 512] = UInt8(truncatingIfNeeded: trial * 29 + k * 83) }
+            let file = fixture.path("damaged-\(trial).db")
+            try Data(damaged).write(to: URL(fileURLWithPath: file))
+            let connection = try reader(file)
+            for (id, _) in rows {
+                // Read once: damage can make a read fail every time.
+                guard let read = try? connection.readValueStraight(table: "t", column: "v", row: id),
+                      let expected = try? sqlite(file, id)
+                else { continue }
+                compared += 1
+                let same = read == expected
+                #expect(same, "row \(id), page \(page) damaged (trial \(trial))")
+            }
+        }
+        #expect(compared > rows.count, "rows read both ways: \(compared)")
+    }
+}
+#endif
