@@ -2,7 +2,7 @@
 #define NOWAIT_FILE_H
 
 // The VFS's file, shared by the VFS (nowait_vfs.c) and the reader of rows straight from the
-// file (nowait_row.c). Linux only.
+// file (nowait_row.c); both are used on Linux only.
 
 #include <sqlite3.h>
 
@@ -31,12 +31,11 @@ typedef struct RowPages {
     unsigned char *slot_bytes;
     /// Bytes read and thrown away (a page's reserved end between two pages of a chain).
     unsigned char *scratch;
-    /// The value found: its place in the row's payload, its length; the payload's length, the
-    /// part of it in the leaf (from `local_at` in `leaf`) and its first overflow page. value_count
-    /// is -1 when nothing is found.
+    /// The value found: its place in the row's payload, its length; the part of the payload in
+    /// the leaf (from `local_at` in `leaf`) and its first overflow page. value_count is -1 when
+    /// nothing is found.
     long value_at;
     long value_count;
-    long payload_count;
     long local_count;
     int local_at;
     unsigned first_overflow;
@@ -83,9 +82,6 @@ typedef struct NoWaitFile {
 
 /// Reads (preadv2 calls) this thread made through the VFS and the row reader, for tests.
 extern _Thread_local long nowait_reads_made;
-
-/// The VFS's file of `db`'s main database, or null when it is not opened with this VFS.
-NoWaitFile *nowait_file_of(sqlite3 *db);
 
 /// Frees what the row reader holds (with the file), and forgets what it read (when the lock goes).
 void nowait_rows_free(RowPages *rows);

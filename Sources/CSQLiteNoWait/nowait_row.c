@@ -91,18 +91,18 @@ void nowait_rows_forget(RowPages *rows) {
     if (rows->slot_pages != 0) memset(rows->slot_pages, 0, (size_t)rows->slots * sizeof(unsigned));
 }
 
-/// A read that did not give `expected` bytes: not in the page cache, a filesystem that cannot
-/// tell, or the file's end (SQLite, on a thread that may wait, then says what is wrong).
-static long failed_read(void) { return CSQLITE_NOWAIT_WOULD_WAIT; }
-
 /// The page size and usable bytes a page from the file's header, once under each lock, with the
 /// buffers for pages of that size.
+///
+/// A read here that does not give every byte asked for (not in the page cache, a filesystem
+/// that cannot tell, or the file's end) is WOULD_WAIT: a thread that may wait then asks SQLite,
+/// which says what is wrong if anything is.
 static long read_header(NoWaitFile *self) {
     RowPages *rows = &self->rows;
     if (rows->page_size != 0) return 0;
     unsigned char header[100];
     nowait_reads_made++;
-    if (clinux_pread_cached(self->fd, header, sizeof header, 0) != (long)sizeof header) return failed_read();
+    if (clinux_pread_cached(self->fd, header, sizeof header, 0) != (long)sizeof header) return CSQLITE_NOWAIT_WOULD_WAIT;
     int size = (int)be16(header + 16);
     if (size == 1) size = MAX_PAGE_SIZE;
     int usable = size - header[20];
@@ -141,7 +141,7 @@ static const unsigned char *page(NoWaitFile *self, unsigned number, long *code) 
     nowait_reads_made++;
     long offset = (long)(number - 1) * rows->page_size;
     if (clinux_pread_cached(self->fd, rows->leaf, rows->page_size, offset) != rows->page_size) {
-        *code = failed_read();
+        *code = CSQLITE_NOWAIT_WOULD_WAIT;
         return 0;
     }
     if (rows->leaf[number == 1 ? 100 : 0] != INTERIOR_TABLE) return rows->leaf;
@@ -217,7 +217,6 @@ static long find_in_leaf(RowPages *rows, const unsigned char *page, int head, lo
                     if (type < 12 || value_at + size > (long)payload) return CSQLITE_NOWAIT_ASK_SQLITE;
                     rows->value_at = value_at;
                     rows->value_count = size;
-                    rows->payload_count = (long)payload;
                     rows->local_count = local;
                     rows->local_at = at;
                     rows->first_overflow = (long)payload > local ? be32(page + at + local) : 0;
@@ -230,8 +229,7 @@ static long find_in_leaf(RowPages *rows, const unsigned char *page, int head, lo
     return CSQLITE_NOWAIT_ASK_SQLITE;  // no such row
 }
 
-long csqlite_nowait_find_value(sqlite3 *db, unsigned root, long long row, int column) {
-    NoWaitFile *self = nowait_file_of(db);
+long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, long long row, int column) {
     if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || root == 0 || column < 0)
         return CSQLITE_NOWAIT_ASK_SQLITE;
     RowPages *rows = &self->rows;
@@ -250,15 +248,14 @@ long csqlite_nowait_find_value(sqlite3 *db, unsigned root, long long row, int co
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
 
-int csqlite_nowait_read_value(sqlite3 *db, void *out) {
-    NoWaitFile *self = nowait_file_of(db);
+int csqlite_nowait_read_value(NoWaitFile *self, void *out) {
     if (self == 0 || self->lock < SQLITE_LOCK_SHARED || self->rows.value_count < 0) return CSQLITE_NOWAIT_ASK_SQLITE;
     RowPages *rows = &self->rows;
     unsigned char *bytes = out;
     long start = rows->value_at, end = rows->value_at + rows->value_count;  // in the payload
     long local = rows->local_count;
     long done = 0;  // bytes of the value in `out`
-    if (start < local) {
+    if (start < local && start < end) {
         done = (end < local ? end : local) - start;
         memcpy(bytes, rows->leaf + rows->local_at + start, (size_t)done);
     }
@@ -295,7 +292,7 @@ int csqlite_nowait_read_value(sqlite3 *db, void *out) {
         }
         nowait_reads_made++;
         if (clinux_preadv_cached(self->fd, buffers, count, (long)(number - 1) * rows->page_size) != total)
-            return (int)failed_read();
+            return CSQLITE_NOWAIT_WOULD_WAIT;
         // The pages read are the chain's as far as it runs through adjacent pages; the bytes
         // after a page whose link goes elsewhere are another page's, and are read again there.
         long kept = 0;
@@ -312,13 +309,13 @@ int csqlite_nowait_read_value(sqlite3 *db, void *out) {
 
 #else
 
-long csqlite_nowait_find_value(struct sqlite3 *db, unsigned root, long long row, int column) {
-    (void)db; (void)root; (void)row; (void)column;
+long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, long long row, int column) {
+    (void)file; (void)root; (void)row; (void)column;
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
 
-int csqlite_nowait_read_value(struct sqlite3 *db, void *out) {
-    (void)db; (void)out;
+int csqlite_nowait_read_value(struct NoWaitFile *file, void *out) {
+    (void)file; (void)out;
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
 

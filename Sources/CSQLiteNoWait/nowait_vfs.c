@@ -183,8 +183,9 @@ static int nowait_lock(sqlite3_file *file, int level) {
 }
 static int nowait_unlock(sqlite3_file *file, int level) {
     forget_read_ahead(file);  // the file may change once the lock is let go
-    // Counted as let go even if the unix VFS fails to: reads straight from the file stop.
-    ((NoWaitFile *)file)->lock = level < ((NoWaitFile *)file)->lock ? level : ((NoWaitFile *)file)->lock;
+    // SQLite only ever lowers it here; counted as let go even if the unix VFS fails to, so
+    // reads straight from the file stop.
+    ((NoWaitFile *)file)->lock = level;
     return REAL(file)->pMethods->xUnlock(REAL(file), level);
 }
 static int nowait_check_reserved_lock(sqlite3_file *file, int *result) {
@@ -304,7 +305,7 @@ static int nowait_access(sqlite3_vfs *vfs, const char *path, int flags, int *res
 
 static int registered;
 
-NoWaitFile *nowait_file_of(sqlite3 *db) {
+struct NoWaitFile *csqlite_nowait_file(struct sqlite3 *db) {
     sqlite3_file *file = 0;
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || file == 0) return 0;
     return file->pMethods == &nowait_methods ? (NoWaitFile *)file : 0;
@@ -357,6 +358,11 @@ int csqlite_nowait_register(void) { return 0; }
 long csqlite_nowait_reads(void) { return 0; }
 
 long csqlite_nowait_pages_lent(void) { return 0; }
+
+struct NoWaitFile *csqlite_nowait_file(struct sqlite3 *db) {
+    (void)db;
+    return 0;
+}
 
 #endif
 

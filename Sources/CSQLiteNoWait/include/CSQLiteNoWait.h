@@ -40,16 +40,22 @@ void csqlite_nowait_blob(struct sqlite3 *db, long count);
 #define CSQLITE_NOWAIT_WOULD_WAIT (-2)
 #define CSQLITE_NOWAIT_ASK_SQLITE (-1)
 
+struct NoWaitFile;
+
+/// The VFS's file of `db`'s main database, or null when `db` was not opened with this VFS. SQLite
+/// opens it with the connection and keeps it until the connection closes.
+struct NoWaitFile *csqlite_nowait_file(struct sqlite3 *db);
+
 /// Finds column `column` (a BLOB or TEXT) of row `row` of the rowid table whose B-tree starts at
 /// page `root`, reading the file's pages straight (preadv2 with RWF_NOWAIT), not through SQLite:
-/// its length, to read with `csqlite_nowait_read_value` next. Only while `db`'s read transaction
-/// holds the file's lock (then the file does not change), on a file of this VFS; a page that
-/// does not parse, a row not there, a value of another type, or no lock: ASK_SQLITE.
-long csqlite_nowait_find_value(struct sqlite3 *db, unsigned root, long long row, int column);
+/// its length, to read with `csqlite_nowait_read_value` next. Only while the connection's read
+/// transaction holds the file's lock (then the file does not change); a page that does not
+/// parse, a row not there, a value of another type, or no lock: ASK_SQLITE.
+long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, long long row, int column);
 
 /// Reads the value `csqlite_nowait_find_value` found (its length, no more) into `out`, a chain of
 /// adjacent overflow pages in one preadv2 straight into it: 0, WOULD_WAIT or ASK_SQLITE.
-int csqlite_nowait_read_value(struct sqlite3 *db, void *out);
+int csqlite_nowait_read_value(struct NoWaitFile *file, void *out);
 
 /// For tests: how many values the calling thread read with `csqlite_nowait_read_value`.
 long csqlite_nowait_values_read(void);

@@ -26,13 +26,13 @@ extension SQLiteConnection {
     /// type: `readBlob` then reads it, or says what is wrong); throws when a page is not in the
     /// page cache.
     func readValueStraight(table: String, column: String, row: Int64) throws(TileProviderError) -> [UInt8]? {
-        guard readsWithoutWaiting, let (root, index) = try straightPlace(table: table, column: column) else { return nil }
-        let count = csqlite_nowait_find_value(handle, root, row, index)
+        guard let file = straightFile, let (root, index) = try straightPlace(table: table, column: column) else { return nil }
+        let count = csqlite_nowait_find_value(file, root, row, index)
         if count == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
         guard count >= 0 else { return nil }
         var code = Int32(0)
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            code = csqlite_nowait_read_value(handle, buffer.baseAddress)
+            code = csqlite_nowait_read_value(file, buffer.baseAddress)
             initialized = code == 0 ? count : 0
         }
         if code == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
@@ -42,8 +42,7 @@ extension SQLiteConnection {
     /// `table`'s root page and `column`'s index in its records at the current data version:
     /// found by a query when the version (or the table or column) changed since last asked.
     private func straightPlace(table: String, column: String) throws(TileProviderError) -> (root: UInt32, index: Int32)? {
-        let version = dataVersion
-        if let known = straightLayout, known.dataVersion == version, known.table == table, known.column == column {
+        if let known = straightLayout, known.dataVersion == dataVersion, known.table == table, known.column == column {
             return known.place
         }
         let place = try withStatement(Self.straightPlaceQuery) { (statement) throws(TileProviderError) -> (root: UInt32, index: Int32)? in
@@ -54,9 +53,9 @@ extension SQLiteConnection {
             else { return nil }
             return (root, index)
         }
-        // The query took the file's lock if the transaction had none: the version is current now.
+        // The version after the query, which took the file's lock if the transaction had none.
         straightLayout = StraightLayout(table: table, column: column, dataVersion: dataVersion, place: place)
-        return version == dataVersion ? place : nil
+        return place
     }
 
     /// A table's root page, a column's index, and how many hidden or generated columns it has.

@@ -40,6 +40,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Where the table and column `readValueStraight` reads lie, at the data version they were
     /// found at (see SQLiteConnection+StraightReads.swift).
     var straightLayout: StraightLayout?
+    /// The no-wait VFS's file of the database, which `readValueStraight` reads (found once: it
+    /// lives as long as the connection); nil on a connection of another mode.
+    let straightFile: OpaquePointer?
     private static let opened = Atomic<UInt64>(0)
 
     /// How long a reader waits for a writer's lock before giving up with `SQLITE_BUSY`.
@@ -70,6 +73,7 @@ final class SQLiteConnection: @unchecked Sendable {
         self.handle = db
         self.serial = Self.opened.add(1, ordering: .relaxed).newValue
         self.readsWithoutWaiting = mode == .readOnlyWithoutWaiting
+        self.straightFile = mode == .readOnlyWithoutWaiting ? csqlite_nowait_file(db) : nil
         sqlite3_busy_timeout(db, mode == .readOnlyWithoutWaiting ? 0 : Self.busyTimeoutMilliseconds)
         if mode == .readOnlyWithoutWaiting {
             // SQLite's mapped-page path, through which the VFS lends the pages of a blob it has
