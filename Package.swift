@@ -46,6 +46,7 @@ let package = Package(
             name: "TileHTTP",
             dependencies: [
                 "Sockets",
+                .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],

@@ -196,11 +196,16 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         let headBytes = fields.count + dateLine.count + tail.count
         // HEAD: the same headers as GET, never a body.
         let sendsBody = outgoing.method != .head && !response.status.forbidsBody
-        output.append(fields)
-        output.append(dateLine)
-        output.append(tail)
-        if sendsBody {
-            if let file = response.file { output.append(file) } else { output.append(response.body) }
+        if sendsBody, let wire = response.wire, let whole = wire.fileBody(dateLine: dateLine, tail: tail) {
+            // Head and body laid out together: one sendfile.
+            output.append(whole, head: wire.head)
+        } else {
+            output.append(fields)
+            output.append(dateLine)
+            output.append(tail)
+            if sendsBody {
+                if let file = response.file { output.append(file) } else { output.append(response.body) }
+            }
         }
         server.requestFinished(peer: peer, method: outgoing.method, target: outgoing.target ?? "-",
                                response: response, bytes: headBytes + (sendsBody ? response.contentLength : 0),

@@ -28,6 +28,12 @@ final class HTTPHeadMemo: @unchecked Sendable {
         fileprivate(set) var answer: HTTPResponse?
         /// When `answer` stops being given again (monotonic nanoseconds).
         fileprivate(set) var answerExpires: UInt64 = 0
+        /// `answer` laid out as it goes on the wire (`HTTPWireAnswer`), once it was given again
+        /// `wireThreshold` times; kept while the answers that follow have the same body.
+        fileprivate(set) var wire: HTTPWireAnswer?
+        /// Times an answer was given again to this head, up to `wireThreshold` (counted again
+        /// from 0 when its wire layout is let go).
+        fileprivate var givenAgain = 0
 
         init(head: [UInt8], hash: Int, request: HTTPRequest) {
             self.head = head
@@ -58,6 +64,14 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// and kept now. (A memory hit's body in the cache's shared memory file is not one.)
     let maxFileAnswers: Int
     private(set) var fileAnswers = 0
+    /// Bytes of the arena that wire answers may take, at most, and take now.
+    let maxWireBytes: Int
+    private(set) var wireBytes = 0
+    /// Times an answer is given again before it is laid out as it goes on the wire: the copy of
+    /// its body is paid for by the system calls saved well before this many.
+    static let wireThreshold = 32
+    /// Nanoseconds a wire layout is kept after its entry's answer ended without another.
+    static let wireGrace: UInt64 = 1_000_000_000
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
     static let maxHeadBytes = 2048
     /// Slots in the table: a power of two (a hash picks its pair by masking). Two heads that
@@ -68,11 +82,12 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// MB a loop (an entry is its head, up to 2 KiB, and its parse).
     static let slotCount = 2048
 
-    init(answerLifetime: UInt64, fileAnswers: Int) {
+    init(answerLifetime: UInt64, fileAnswers: Int, wireBytes: Int = 0) {
         seed = UInt64.random(in: 0 ... .max)
         precondition(Self.slotCount & (Self.slotCount - 1) == 0, "slotCount must be a power of two")
         self.answerLifetime = answerLifetime
         maxFileAnswers = fileAnswers
+        maxWireBytes = wireBytes
         slots = Array(repeating: nil, count: Self.slotCount)
         recent = Array(repeating: 0, count: Self.slotCount / 2)
         slotHashes = Array(repeating: 0, count: Self.slotCount)
@@ -123,7 +138,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
             : first + 1 - Int(recent[first >> 1])
         recent[first >> 1] = UInt8(slot - first)
         let entry = Entry(head: Array(head), hash: hash, request: request)
-        if let replaced = slots[slot] { setAnswer(nil, of: replaced) }
+        if let replaced = slots[slot] {
+            setAnswer(nil, of: replaced)
+            dropWire(of: replaced)
+        }
         slots[slot] = entry
         slotHashes[slot] = hash
         var remembered = request
@@ -132,13 +150,39 @@ final class HTTPHeadMemo: @unchecked Sendable {
     }
 
     /// The answer to give again to `entry`'s request at `now`, if there is one still good.
+    /// (An answer past its time lets its wire layout stay: the next one is likely the same.)
     func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
         guard let answer = entry.answer else { return nil }
         guard Self.isGiven(answer, of: entry, at: now) else {
             setAnswer(nil, of: entry)
             return nil
         }
+        if entry.givenAgain < Self.wireThreshold {
+            entry.givenAgain += 1
+            if entry.givenAgain == Self.wireThreshold { return layOutOnTheWire(answer, of: entry) }
+        }
         return answer
+    }
+
+    /// `answer` with a wire layout made for it, when the bound allows and it can have one.
+    private func layOutOnTheWire(_ answer: HTTPResponse, of entry: Entry) -> HTTPResponse {
+        guard entry.wire == nil, wireBytes + (answer.file?.count ?? 0) <= maxWireBytes,
+              let wire = HTTPWireAnswer(answer), wireBytes + wire.memoryBytes <= maxWireBytes
+        else { return answer }
+        entry.wire = wire
+        wireBytes += wire.memoryBytes
+        var laidOut = answer
+        laidOut.wire = wire
+        entry.answer = laidOut
+        return laidOut
+    }
+
+    /// Lets go of `entry`'s wire layout.
+    private func dropWire(of entry: Entry) {
+        entry.givenAgain = 0
+        guard let wire = entry.wire else { return }
+        wireBytes -= wire.memoryBytes
+        entry.wire = nil
     }
 
     /// Keeps `answer` for `entry`'s request when the application marked it for reuse, `entry`
@@ -148,6 +192,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
         let first = Self.pair(entry.hash)
         guard answer.reuse != nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
+        var answer = answer
+        if let wire = entry.wire {
+            if wire.matches(answer) { answer.wire = wire } else { dropWire(of: entry) }
+        }
         setAnswer(answer, of: entry)
         entry.answerExpires = now + answerLifetime
     }
@@ -157,6 +205,9 @@ final class HTTPHeadMemo: @unchecked Sendable {
     func dropExpiredAnswers(now: UInt64) {
         for case let entry? in slots {
             if let answer = entry.answer, !Self.isGiven(answer, of: entry, at: now) { setAnswer(nil, of: entry) }
+            // A wire layout outlives its answer a little: the answer made at the next request is
+            // most likely the same (answers end every `answerLifetime`, between two requests).
+            if entry.answer == nil, now >= entry.answerExpires &+ Self.wireGrace { dropWire(of: entry) }
         }
     }
 

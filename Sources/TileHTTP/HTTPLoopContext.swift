@@ -19,11 +19,13 @@ final class HTTPLoopContext: @unchecked Sendable {
     static let readChunk = 16384
 
     /// A context; answers marked for reuse are given again for `answerLifetime` seconds, at most
-    /// `fileAnswers` of them that hold a file open at a time.
-    init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double, fileAnswers: Int) {
+    /// `fileAnswers` of them that hold a file open at a time, and those laid out as they go on
+    /// the wire take at most `wireBytes`.
+    init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double, fileAnswers: Int, wireBytes: Int) {
         self.accessLog = accessLog
         self.metrics = metrics
-        memo = HTTPHeadMemo(answerLifetime: Monotonic.nanoseconds(answerLifetime), fileAnswers: fileAnswers)
+        memo = HTTPHeadMemo(answerLifetime: Monotonic.nanoseconds(answerLifetime), fileAnswers: fileAnswers,
+                            wireBytes: wireBytes)
         readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
     }
 

@@ -12,7 +12,8 @@ struct HTTPOutputQueue {
     /// descriptor and where the region starts) is kept as plain numbers beside the references,
     /// so a write reads no reference out of the queue: no retain or release per chunk written.
     private struct Chunk {
-        /// The bytes; empty for a file region.
+        /// The bytes; for a file region, the bytes its start holds when it is queued when its
+        /// file may write them again (a wire answer's head, `append(_:head:)`), else empty.
         let bytes: [UInt8]
         /// The file region (its owner keeps the descriptor open); nil for bytes.
         let file: HTTPFileBody?
@@ -56,6 +57,17 @@ struct HTTPOutputQueue {
         byteCount += file.count
     }
 
+    /// Queues `file`, whose first `head.count` bytes are `head` now and may be written again in
+    /// the file between two writes (a wire answer's head, with a new Date each second): the
+    /// client gets `head` as queued, from the file while it holds it, else from the copy (once a
+    /// write has sent part of it, the rest always goes from the copy), never a mix of two.
+    mutating func append(_ file: HTTPFileBody, head: [UInt8]) {
+        precondition(head.count <= file.count, "a head longer than its region")
+        guard file.count > 0 else { return }
+        chunks.append(Chunk(bytes: head, file: file, count: file.count, descriptor: file.descriptor, fileOffset: file.offset))
+        byteCount += file.count
+    }
+
     mutating func removeAll() {
         chunks.removeAll()
         first = 0
@@ -69,6 +81,13 @@ struct HTTPOutputQueue {
             let result: Socket.WriteResult
             let descriptor = chunks[first].descriptor
             if descriptor >= 0 {
+                // A wire answer's head written again in its file since this was queued: the
+                // head as queued goes from the copy, the body from the file.
+                if offset == 0, !chunks[first].bytes.isEmpty, let wire = chunks[first].file?.owner as? HTTPWireAnswer,
+                   wire.head != chunks[first].bytes {
+                    splitHead()
+                    continue
+                }
                 result = socket.sendFile(descriptor, offset: chunks[first].fileOffset + offset,
                                          count: chunks[first].count - offset)
                 // The file ended early: the promised Content-Length can no longer be kept.
@@ -110,6 +129,9 @@ struct HTTPOutputQueue {
                 remaining = 0
             }
         }
+        if first < chunks.count, offset > 0, offset < chunks[first].bytes.count, chunks[first].descriptor >= 0 {
+            splitHead()
+        }
         if first == chunks.count {
             chunks.removeAll(keepingCapacity: true)
             first = 0
@@ -117,6 +139,19 @@ struct HTTPOutputQueue {
             chunks.removeFirst(first)
             first = 0
         }
+    }
+
+    /// Turns the first chunk, a file region whose head is not wholly written, into the rest of
+    /// its head as bytes and the region after the head.
+    private mutating func splitHead() {
+        let chunk = chunks[first]
+        let head = chunk.bytes.count
+        let rest = Chunk(bytes: [], file: chunk.file, count: chunk.count - head, descriptor: chunk.descriptor,
+                         fileOffset: chunk.fileOffset + head)
+        let unsent = Array(chunk.bytes[offset...])
+        chunks[first] = Chunk(bytes: unsent, file: nil, count: unsent.count, descriptor: -1, fileOffset: 0)
+        offset = 0
+        if rest.count > 0 { chunks.insert(rest, at: first + 1) }
     }
 
     /// Calls `body` with iovecs over the `count` chunks from `first`, all byte buffers

@@ -50,6 +50,9 @@ public struct HTTPResponse: Sendable {
     /// Set when the answer may be given again to a request with the same head bytes, while the
     /// mark is current (`HTTPAnswerReuse`); never sent.
     public var reuse: HTTPAnswerReuse.Mark?
+    /// The answer laid out as it goes on the wire, head and body in one region, on the loop
+    /// that gives it again (`HTTPHeadMemo`); never sent as such.
+    var wire: HTTPWireAnswer?
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -100,7 +100,8 @@ public final class HTTPServer: @unchecked Sendable {
                 let log = configuration.accessLog ? HTTPAccessLog(settings: configuration.accessLogSettings, loop: loop) : nil
                 contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics(),
                                                 answerLifetime: configuration.reusedAnswerLifetime,
-                                                fileAnswers: configuration.reusedFileAnswers / loopCount))
+                                                fileAnswers: configuration.reusedFileAnswers / loopCount,
+                                                wireBytes: configuration.reusedWireBytes / loopCount))
             }
         } catch {
             socket.close()

@@ -34,6 +34,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// sent with its descriptor) kept to be given again, at most, across all event
     /// loops, shared out evenly (rounded down: with more loops than this, none is kept).
     public var reusedFileAnswers = 256
+    /// Bytes of memory the answers given again most may take, laid out as they go on the wire
+    /// (`HTTPWireAnswer`: head and body in one region, sent with one `sendfile`), at most,
+    /// across all event loops, shared out evenly; 0: none is laid out.
+    public var reusedWireBytes = 64 << 20
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000

@@ -113,6 +113,57 @@ import Testing
         #expect(received.elementsEqual(expected), "the bytes as queued, in order")
     }
 
+    /// A wire answer's head written again in its file between writes (its Date, each second):
+    /// wherever a write cuts the responses, and however stale a queued head is when its turn
+    /// comes, the client gets each head as it was queued, never the file's later one or a mix.
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func aWireAnswersHeadIsSentAsQueued(seed: UInt64) throws {
+        #if os(Linux)
+        var generator = SeededGenerator(state: seed)
+        let body = (0 ..< 12_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+        let kept = try #require(HTTPBodyArena.store(body))
+        let wire = try #require(HTTPWireAnswer(HTTPResponse(status: .ok).prepared(bodyCount: body.count).sendingFile(kept.fileBody)))
+        var second = 0
+        /// The next second's Date line (37 bytes, as the server's).
+        func nextDate() -> [UInt8] {
+            second += 1
+            let digits = String(100 + second % 60).dropFirst()
+            return Array("Date: Wed, 25 Nov 2026 01:00:\(digits) GMT\r\n".utf8)
+        }
+        let pair = try Pair()
+        defer { pair.close() }
+        var queue = HTTPOutputQueue()
+        var expected: [UInt8] = []
+        var received: [UInt8] = []
+        var writes = 0
+        func write() throws -> HTTPOutputQueue.Progress {
+            let progress = queue.write(to: Socket(descriptor: pair.writer))
+            writes += 1
+            try #require(progress != .failed)
+            if writes % 3 == 0 { received += pair.drain() }  // a reader that falls behind: writes cut short
+            return progress
+        }
+        for index in 0 ..< 40 {
+            let filler = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: Int.random(in: 0 ... 5000, using: &generator))
+            queue.append(filler)
+            let whole = try #require(wire.fileBody(dateLine: nextDate(), tail: HTTPWireAnswer.tail))
+            queue.append(whole, head: wire.head)
+            expected += filler + wire.head + body
+            if Bool.random(using: &generator) { _ = try write() }
+            _ = wire.fileBody(dateLine: nextDate(), tail: HTTPWireAnswer.tail)  // the next second comes
+        }
+        while try write() != .done {
+            received += pair.drain()
+            _ = wire.fileBody(dateLine: nextDate(), tail: HTTPWireAnswer.tail)
+        }
+        received += pair.drain()
+        #expect(writes > 40, "the small send buffer cut the responses in many places")
+        #expect(received.count == expected.count)
+        let mismatch = zip(received, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(mismatch == nil, "every head as queued; first difference at byte \(String(describing: mismatch))")
+        #endif
+    }
+
     @Test func aFileThatEndsEarlyFailsTheWrite() throws {
         let file = try TemporaryFile(Array(repeating: 7, count: 100))
         let pair = try Pair()

@@ -78,7 +78,8 @@ int clinux_is_local_filesystem(const char *path);
 long clinux_writev_more(int fd, const void *iov, int count);
 
 /// A close-on-exec memory file (memfd_create) of `size` bytes, sparse: memory is taken only for
-/// the pages written. The descriptor, or -1 with errno.
+/// the pages written, without access times (O_NOATIME: a send from it updates none). The
+/// descriptor, or -1 with errno.
 int clinux_memory_file(const char *name, long size);
 
 /// Frees the pages of `count` bytes of file `fd` from `offset` (fallocate's PUNCH_HOLE, size

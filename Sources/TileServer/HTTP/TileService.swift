@@ -200,7 +200,7 @@ extension TileService {
                 continuation.resume(returning: now)
             }
         }
-        // Tile files (see `fileTileResponse`) and the memory cache's bodies (`TileBodyArena`).
+        // Tile files (see `fileTileResponse`) and the memory cache's bodies (`HTTPBodyArena`).
         if let file = response.file, let bytes = file.read() {
             response.body = bytes
             response.file = nil

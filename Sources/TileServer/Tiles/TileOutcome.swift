@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TileHTTP
 import TileProviders
 
@@ -10,8 +15,8 @@ public struct ServedTile: Sendable {
     private final class Content: Sendable {
         /// The bytes, when the process holds them (empty when `kept` does).
         let held: [UInt8]
-        /// The bytes in the memory cache's body arena, sent with `sendfile` (see `TileBodyArena`).
-        let kept: TileBody?
+        /// The bytes in the memory cache's body arena, sent with `sendfile` (see `HTTPBodyArena`).
+        let kept: HTTPArenaBody?
         let identityBody: [UInt8]?
         let upstreamCaching: UpstreamCaching?
         let isGzip: Bool
@@ -22,7 +27,7 @@ public struct ServedTile: Sendable {
         let preparedAnswer = PreparedTileAnswer()
 
         init(
-            held: [UInt8], kept: TileBody?, identityBody: [UInt8]?, upstreamCaching: UpstreamCaching?, isGzip: Bool,
+            held: [UInt8], kept: HTTPArenaBody?, identityBody: [UInt8]?, upstreamCaching: UpstreamCaching?, isGzip: Bool,
             etag: String, lastModified: Int?, lastModifiedText: String?
         ) {
             self.held = held
@@ -38,13 +43,18 @@ public struct ServedTile: Sendable {
 
     private let content: Content
 
-    /// The bytes in the memory cache's body arena, sent with `sendfile` (see `TileBodyArena`).
-    var kept: TileBody? { content.kept }
+    /// The bytes in the memory cache's body arena, sent with `sendfile` (see `HTTPBodyArena`).
+    var kept: HTTPArenaBody? { content.kept }
     /// The tile as stored (in the layer's format; a vector tile maybe gzip-compressed): held by
     /// the process, or read back from the memory cache's body arena, which can fail.
     public func storedBytes() throws(TileProviderError) -> [UInt8] {
         guard let kept = content.kept else { return content.held }
-        return try kept.read()
+        // A failed read (a page that cannot come back in a tight memory cgroup) is an error,
+        // never other bytes.
+        guard let bytes = kept.read() else {
+            throw .unreadable(path: "the memory cache's copy of a tile (memory file)", errno: errno)
+        }
+        return bytes
     }
     /// `storedBytes()` for code that cannot go on without them (tests, examples): it stops the
     /// process if the arena's copy cannot be read. The server's paths use `storedBytes()`.
@@ -100,7 +110,7 @@ public struct ServedTile: Sendable {
             lastModified: lastModified, lastModifiedText: lastModified.map { HTTPDate.format(secondsSince1970: $0) })
     }
 
-    private init(kept: TileBody, from tile: ServedTile) {
+    private init(kept: HTTPArenaBody, from tile: ServedTile) {
         content = Content(
             held: [], kept: kept, identityBody: tile.identityBody, upstreamCaching: tile.upstreamCaching,
             isGzip: tile.isGzip, etag: tile.etag, lastModified: tile.lastModified, lastModifiedText: tile.lastModifiedText)
@@ -111,7 +121,7 @@ public struct ServedTile: Sendable {
     /// This tile with its bytes moved to the body arena, for the memory cache; itself when
     /// there is no arena here or the bytes are there already.
     func keptInArena() -> ServedTile {
-        guard content.kept == nil, let body = TileBodyArena.store(content.held) else { return self }
+        guard content.kept == nil, let body = HTTPBodyArena.store(content.held) else { return self }
         return ServedTile(kept: body, from: self)
     }
 

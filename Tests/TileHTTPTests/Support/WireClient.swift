@@ -13,6 +13,8 @@ import Synchronization
 final class WireClient {
     let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// The head of the last answer read, as sent, without the empty line that ends it.
+    private(set) var lastHead = ""
 
     init(port: Int, receiveBuffer: Int32? = nil) throws {
         let socket = try Socket.connect(host: "127.0.0.1", port: port)
@@ -70,7 +72,8 @@ final class WireClient {
             headEnd = buffer.indices.dropLast(3).first { Array(buffer[$0 ..< $0 + 4]) == terminator }
             if headEnd == nil && fill() != .data { return nil }
         }
-        let text = String(decoding: buffer[..<headEnd!], as: UTF8.self).lowercased()
+        lastHead = String(decoding: buffer[..<headEnd!], as: UTF8.self)
+        let text = lastHead.lowercased()
         buffer.removeFirst(headEnd! + 4)
         let status = Int(text.split(separator: " ")[1]) ?? 0
         let length = text.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }

@@ -1,12 +1,12 @@
 #if os(Linux)
+import Foundation
 import Glibc
 import Testing
-import TileHTTP
-@testable import TileServer
+@testable import TileHTTP
 
-/// The memory cache's body arena: bodies written once to a memory file, read and sent from it,
+/// The body arena: bodies written once to a memory file, read and sent from it,
 /// and their pages freed when the last holder lets go.
-@Suite struct TileBodyArenaTests {
+@Suite struct HTTPBodyArenaTests {
     private func bytes(_ count: Int, seed: UInt8) -> [UInt8] {
         (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }
     }
@@ -19,44 +19,34 @@ import TileHTTP
     @Test func bodiesAreStoredOnTheirOwnPagesAndReadBack() throws {
         let first = bytes(10_000, seed: 1)
         let second = bytes(2048, seed: 2)
-        let a = try #require(TileBodyArena.store(first))
-        let b = try #require(TileBodyArena.store(second))
+        let a = try #require(HTTPBodyArena.store(first))
+        let b = try #require(HTTPBodyArena.store(second))
         #expect(a.count == 10_000 && a.span == 12_288)
         #expect(b.count == 2048 && b.span == 4096)
-        let (readA, readB) = (try a.read(), try b.read())
+        let (readA, readB) = (a.read(), b.read())
         #expect(Bool(readA == first) && Bool(readB == second))
         let (fileA, fileB) = (a.fileBody, b.fileBody)
         #expect(fileA.offset % 4096 == 0 && fileB.offset % 4096 == 0)
         // Never overlapping, whichever came first.
         #expect(fileA.offset + a.span <= fileB.offset || fileB.offset + b.span <= fileA.offset)
-        #expect(TileBodyArena.store([]) == nil, "an empty body stays in the process")
-        #expect(TileBodyArena.store(bytes(2047, seed: 4)) == nil, "so does one shorter than a page's worth")
+        #expect(HTTPBodyArena.store([]) == nil, "an empty body stays in the process")
+        #expect(HTTPBodyArena.store(bytes(2047, seed: 4)) == nil, "so does one shorter than a page's worth")
     }
 
     @Test func aBodyInFlightOutlivesItsCacheEntryAndItsPagesGoAfter() throws {
         let body = bytes(1 << 20, seed: 3)
-        var stored: TileBody? = try #require(TileBodyArena.store(body))
+        var stored: HTTPArenaBody? = try #require(HTTPBodyArena.store(body))
         let file = stored!.fileBody  // what a queued response holds
         #expect(hasPages(file))
         stored = nil  // evicted from the cache while the response is still queued
         #expect(Bool(file.read() == body), "a queued response still sends the tile's own bytes")
         #expect(hasPages(file))
-        let probe = HTTPFileBody(descriptor: file.descriptor, offset: file.offset, count: file.count, owner: TileBodyArenaProbe())
+        let probe = HTTPFileBody(descriptor: file.descriptor, offset: file.offset, count: file.count, owner: HTTPBodyArenaProbe())
         _ = consume file  // sent: the last holder lets go, and the pages are freed
         #expect(!hasPages(probe))
     }
-
-    @Test func aCachedTileKeepsItsETagAndBytesInTheArena() throws {
-        let body = Fixtures.worldTile(1, 0, 0)
-        let tile = ServedTile(body: body, lastModified: 1_700_000_000)
-        let kept = tile.keptInArena()
-        #expect(kept.kept != nil && kept.etag == tile.etag && kept.lastModified == tile.lastModified)
-        #expect(Bool(kept.body == body) && kept.byteCount == body.count)
-        #expect(kept.memoryBytes == (body.count + 4095) / 4096 * 4096)
-        #expect(kept.keptInArena().kept === kept.kept, "moving twice copies nothing")
-    }
 }
-extension TileBodyArenaTests {
+extension HTTPBodyArenaTests {
     /// A transparent-huge-page settings folder like /sys/kernel/mm/transparent_hugepage.
     private func settings(top: String, sizes: [String: String]) -> TemporaryFolder {
         let folder = TemporaryFolder()
@@ -72,7 +62,7 @@ extension TileBodyArenaTests {
 
     private func largePages(top: String, sizes: [String: String]) -> Bool {
         let folder = settings(top: top, sizes: sizes)
-        return withExtendedLifetime(folder) { TileBodyArena.shmemMayUseLargePages(folder: folder.path) }
+        return withExtendedLifetime(folder) { HTTPBodyArena.shmemMayUseLargePages(folder: folder.path) }
     }
 
     @Test func theArenaIsNotUsedWhereMemoryFilesMayGetLargePages() {
@@ -82,10 +72,24 @@ extension TileBodyArenaTests {
         #expect(largePages(top: "within_size", sizes: ["2048kB": "never"]))
         #expect(largePages(top: "never", sizes: ["64kB": "always"]))
         #expect(largePages(top: "force", sizes: ["2048kB": "inherit"]))
-        #expect(!TileBodyArena.shmemMayUseLargePages(folder: "/nonexistent"), "no settings: no large pages")
+        #expect(!HTTPBodyArena.shmemMayUseLargePages(folder: "/nonexistent"), "no settings: no large pages")
     }
 }
 
+/// A temporary folder removed when the value is released.
+private final class TemporaryFolder {
+    let path = NSTemporaryDirectory() + "tilelayer-arena-" + UUID().uuidString
+
+    func write(_ relative: String, _ bytes: [UInt8]) {
+        let full = path + "/" + relative
+        try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: full, contents: Data(bytes))
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
 /// An owner that keeps nothing alive (to look at a range after its body is gone).
-private final class TileBodyArenaProbe: Sendable {}
+private final class HTTPBodyArenaProbe: Sendable {}
 #endif
