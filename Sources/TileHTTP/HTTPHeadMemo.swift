@@ -166,8 +166,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// `answer` with a wire layout made for it, when the bound allows and it can have one.
     private func layOutOnTheWire(_ answer: HTTPResponse, of entry: Entry) -> HTTPResponse {
-        guard entry.wire == nil, wireBytes + (answer.file?.count ?? 0) <= maxWireBytes,
-              let wire = HTTPWireAnswer(answer), wireBytes + wire.memoryBytes <= maxWireBytes
+        guard entry.wire == nil, let wire = HTTPWireAnswer(answer), wireBytes + wire.memoryBytes <= maxWireBytes
         else { return answer }
         entry.wire = wire
         wireBytes += wire.memoryBytes

@@ -20,7 +20,8 @@ final class HTTPWireAnswer: @unchecked Sendable {
     private let fields: [UInt8]
     /// Head and body in the arena.
     private let region: HTTPArenaBody
-    /// The head as the region holds it now: `fields`, the Date line, `tail`.
+    /// The head as the region holds it now: `fields`, the Date line, `tail` (the start of
+    /// `firstPage`, as an array of its own: queued responses keep it, `append(_:head:)`).
     private(set) var head: [UInt8]
     /// The region's first page as written now (the head and the body's first bytes).
     private var firstPage: [UInt8]
@@ -41,29 +42,30 @@ final class HTTPWireAnswer: @unchecked Sendable {
     /// arena and prepared fields, or when the arena cannot take it.
     init?(_ answer: HTTPResponse) {
         guard let source = answer.file, !source.holdsOpenFile, let fields = answer.preparedHead,
-              !answer.status.forbidsBody, fields.count + Self.dateLineCount + Self.tail.count < HTTPBodyArena.pageSize,
-              let body = source.read()
+              !answer.status.forbidsBody
         else { return nil }
         let headCount = fields.count + Self.dateLineCount + Self.tail.count
-        guard let region = HTTPBodyArena.place(count: headCount + body.count) else { return nil }
+        guard headCount < HTTPBodyArena.pageSize, let body = source.read(),
+              let region = HTTPBodyArena.place(count: headCount + body.count)
+        else { return nil }
         head = fields + [UInt8](repeating: 0, count: Self.dateLineCount) + Self.tail
         let firstPageCount = min(region.count, HTTPBodyArena.pageSize)
-        firstPage = head + body[..<(firstPageCount - headCount)]
+        let onFirstPage = firstPageCount - headCount  // of the body
+        firstPage = head + body[..<onFirstPage]
         // The body after the first page now; the first page when a Date is known (`fileBody`).
-        let rest = firstPageCount - headCount
-        guard body.withUnsafeBytes({ region.write(UnsafeRawBufferPointer(rebasing: $0[rest...]), at: firstPageCount) })
+        guard body.withUnsafeBytes({ region.write(UnsafeRawBufferPointer(rebasing: $0[onFirstPage...]), at: firstPageCount) })
         else { return nil }
         self.source = source
         self.fields = fields
         self.region = region
     }
 
-    /// Whether `answer` is the one this was made from: the same body (owner, place and length)
-    /// and the same fields.
+    /// Whether `answer` is the one this was made from: the same body (its owner, which holds
+    /// one file, and the range of it) and the same fields.
     func matches(_ answer: HTTPResponse) -> Bool {
         guard let file = answer.file else { return false }
         return file.owner === source.owner && file.offset == source.offset && file.count == source.count
-            && file.descriptor == source.descriptor && answer.preparedHead == fields
+            && answer.preparedHead == fields
     }
 
     /// The whole response as a region of the arena, with `dateLine` in its head; nil when the
@@ -74,7 +76,7 @@ final class HTTPWireAnswer: @unchecked Sendable {
         if dateLine != self.dateLine {
             guard dateLine.count == Self.dateLineCount else { return nil }
             firstPage.replaceSubrange(fields.count ..< fields.count + Self.dateLineCount, with: dateLine)
-            head.replaceSubrange(fields.count ..< fields.count + Self.dateLineCount, with: dateLine)
+            head = Array(firstPage[..<head.count])
             guard region.replaceFirstPage(with: firstPage) else {
                 broken = true
                 return nil

@@ -122,14 +122,7 @@ import Testing
     @Test func expiredAnswersAreLetGo() throws {
         let memo = HTTPHeadMemo(answerLifetime: 100_000_000, fileAnswers: 0)
         let reuse = HTTPAnswerReuse()
-        let head = Array("GET / HTTP/1.1\r\n\r\n".utf8)
-        let parsed = HTTPRequest(method: .get, target: "/", pathSegments: [], query: nil)
-        let request = head.withUnsafeBytes { bytes in
-            guard case .unknown(let hash) = memo.lookUp(bytes) else { return parsed }
-            _ = memo.remember(bytes, hash: hash, as: parsed)
-            return memo.remember(bytes, hash: hash, as: parsed)
-        }
-        let entry = try #require(request.remembered)
+        let entry = try memo.rememberedEntry("GET / HTTP/1.1\r\n\r\n")
         var answer = HTTPResponse.text(.ok, "tile")
         memo.keep(answer, for: entry, now: 1_000)
         #expect(entry.answer == nil, "not marked: not kept")
@@ -143,18 +136,6 @@ import Testing
         #expect(entry.answer != nil)
         memo.dropExpiredAnswers(now: 1_000 + lifetime)
         #expect(entry.answer == nil, "its body is not held past its time")
-    }
-
-    /// The entry `head` is remembered under in `memo` (after it is parsed twice).
-    private func remembered(_ head: String, in memo: HTTPHeadMemo) throws -> HTTPHeadMemo.Entry {
-        let bytes = Array(head.utf8)
-        let parsed = HTTPRequest(method: .get, target: "/", pathSegments: [], query: nil)
-        let request = bytes.withUnsafeBytes { bytes in
-            guard case .unknown(let hash) = memo.lookUp(bytes) else { return parsed }
-            _ = memo.remember(bytes, hash: hash, as: parsed)
-            return memo.remember(bytes, hash: hash, as: parsed)
-        }
-        return try #require(request.remembered)
     }
 
     /// Two heads whose hashes are the same modulo the slot count (one slot each would have had
@@ -176,11 +157,11 @@ import Testing
             if case .remembered = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) { return true }
             return false
         }
-        _ = try remembered(sharing[0], in: memo)
-        _ = try remembered(sharing[1], in: memo)
+        _ = try memo.rememberedEntry(sharing[0])
+        _ = try memo.rememberedEntry(sharing[1])
         #expect(isRemembered(sharing[1]) && isRemembered(sharing[0]), "one pair, both remembered")
         // sharing[0] was found last: the third head takes sharing[1]'s slot.
-        _ = try remembered(sharing[2], in: memo)
+        _ = try memo.rememberedEntry(sharing[2])
         #expect(isRemembered(sharing[0]) && isRemembered(sharing[2]))
         #expect(!isRemembered(sharing[1]), "the one used less lately made room")
     }
@@ -232,7 +213,7 @@ import Testing
             guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
             if pairsTaken.insert(HTTPHeadMemo.pair(hash)).inserted { heads.append(head) }
         }
-        let entries = try heads.map { try remembered($0, in: memo) }
+        let entries = try heads.map { try memo.rememberedEntry($0) }
         try #require(entries.count == 5)
         for entry in entries[0 ..< 3] { memo.keep(fileAnswer, for: entry, now: 0) }
         #expect(entries.map { $0.answer != nil } == [true, true, false, false, false], "two kept, the third not")
@@ -257,9 +238,9 @@ import Testing
             return HTTPHeadMemo.pair(hash) == HTTPHeadMemo.pair(entries[2].hash)
         }.prefix(2))
         try #require(takers.count == 2)
-        _ = try remembered(takers[0], in: memo)
+        _ = try memo.rememberedEntry(takers[0])
         #expect(entries[2].answer != nil, "the pair's other slot was empty")
-        _ = try remembered(takers[1], in: memo)
+        _ = try memo.rememberedEntry(takers[1])
         #expect(entries[2].answer == nil && memo.fileAnswers == 1, "let go with its slot")
         memo.keep(fileAnswer, for: entries[2], now: 100)
         #expect(entries[2].answer == nil, "no longer in its slot: not kept")

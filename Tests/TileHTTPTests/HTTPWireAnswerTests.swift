@@ -111,21 +111,11 @@ import Testing
         #expect(Bool(file.read() == wire.head + body) && wire.head != sentHead, "the region has the new one")
     }
 
-    /// A memo entry for one head, remembered.
-    private static func entry(in memo: HTTPHeadMemo) throws -> HTTPHeadMemo.Entry {
-        let head = Array("GET /1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        let parsed = HTTPRequest(method: .get, target: "/1/0/0.png", pathSegments: ["1", "0", "0.png"], query: nil)
-        let request = head.withUnsafeBytes { bytes in
-            guard case .unknown(let hash) = memo.lookUp(bytes) else { return parsed }
-            _ = memo.remember(bytes, hash: hash, as: parsed)
-            return memo.remember(bytes, hash: hash, as: parsed)
-        }
-        return try #require(request.remembered)
-    }
+    private static let tileHead = "GET /1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n"
 
     @Test func anAnswerGivenAgainOftenIsLaidOutUntilItsBodyChanges() throws {
         let memo = HTTPHeadMemo(answerLifetime: 1_000, fileAnswers: 0, wireBytes: 1 << 20)
-        let entry = try Self.entry(in: memo)
+        let entry = try memo.rememberedEntry(Self.tileHead)
         let reuse = HTTPAnswerReuse()
         let answer = try Self.arenaAnswer(Self.bytes(20_000, seed: 1), reuse: reuse)
         memo.keep(answer, for: entry, now: 0)
@@ -149,7 +139,7 @@ import Testing
 
     @Test func aLayoutOutlivesItsAnswerForAMomentOnly() throws {
         let memo = HTTPHeadMemo(answerLifetime: 1_000, fileAnswers: 0, wireBytes: 1 << 20)
-        let entry = try Self.entry(in: memo)
+        let entry = try memo.rememberedEntry(Self.tileHead)
         memo.keep(try Self.arenaAnswer(Self.bytes(9_000, seed: 4)), for: entry, now: 0)
         for time in 1 ... HTTPHeadMemo.wireThreshold { _ = memo.answer(for: entry, now: UInt64(time)) }
         #expect(entry.wire != nil)
@@ -161,7 +151,7 @@ import Testing
 
     @Test func noLayoutBeyondTheBound() throws {
         let memo = HTTPHeadMemo(answerLifetime: 1_000, fileAnswers: 0, wireBytes: 16_384)
-        let entry = try Self.entry(in: memo)
+        let entry = try memo.rememberedEntry(Self.tileHead)
         memo.keep(try Self.arenaAnswer(Self.bytes(20_000, seed: 6)), for: entry, now: 0)
         for time in 1 ... HTTPHeadMemo.wireThreshold + 5 {
             #expect(memo.answer(for: entry, now: UInt64(time))?.wire == nil, "20 kB do not fit in 16 KiB")
