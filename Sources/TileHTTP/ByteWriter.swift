@@ -43,12 +43,37 @@ struct ByteWriter {
     /// `value` on one line: a control byte (none can come from the parser, which refuses them)
     /// is shown as "?".
     mutating func writeVisible(_ value: String) {
+        // A native string lends its bytes without a copy of the string.
+        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ writeVisible($0) }) { return done }
         var value = value
-        value.withUTF8 { bytes in
-            // Visible already (always, from the parser): one copy.
-            if bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) { return write(bytes) }
-            for byte in bytes { write(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
+        value.withUTF8 { writeVisible($0) }
+    }
+
+    private mutating func writeVisible(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Visible already (always, from the parser): one copy.
+        if !Self.hasControlByte(bytes) { return write(bytes) }
+        for byte in bytes { write(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
+    }
+
+    /// Whether `bytes` holds a byte below 0x20 or 0x7F, eight bytes a test (a word "has a byte
+    /// less than n" and "has a zero byte" tests; a false yes only sends the caller to its
+    /// byte-by-byte path).
+    static func hasControlByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+            let deleted = word ^ (ones &* 0x7F)
+            if ((word &- ones &* 0x20) & ~word | (deleted &- ones) & ~deleted) & highs != 0 { return true }
+            index += 8
         }
+        while index < bytes.count {
+            if start[index] < 0x20 || start[index] == 0x7F { return true }
+            index += 1
+        }
+        return false
     }
 
     /// `value` as the inside of a JSON string (RFC 8259 §7).
@@ -75,20 +100,42 @@ struct ByteWriter {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
-    /// Decimal digits of `value` (at most 20).
+    /// Decimal digits of `value` (at most 20), two at a time from a table, written backwards
+    /// into place once their number is known.
     mutating func writeDigits(_ value: UInt64) {
         var length = 1
-        var scale: UInt64 = 10
-        while length < 20 && value >= scale {
-            length += 1
-            scale = scale.multipliedReportingOverflow(by: 10).overflow ? .max : scale * 10
-        }
-        assert(count + length <= capacity, "ByteWriter: more bytes than its memory was sized for")
         var rest = value
-        for index in stride(from: count + length - 1, through: count, by: -1) {
-            base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
+        while rest >= 100 {
+            rest /= 100
+            length += 2
+        }
+        if rest >= 10 { length += 1 }
+        assert(count + length <= capacity, "ByteWriter: more bytes than its memory was sized for")
+        let pairs = Self.digitPairs.utf8Start
+        var index = count + length
+        rest = value
+        while rest >= 100 {
+            let pair = Int(rest % 100) * 2
+            rest /= 100
+            index -= 2
+            base[index] = pairs[pair]
+            base[index + 1] = pairs[pair + 1]
+        }
+        if rest >= 10 {
+            base[index - 2] = pairs[Int(rest) * 2]
+            base[index - 1] = pairs[Int(rest) * 2 + 1]
+        } else {
+            base[index - 1] = UInt8(ascii: "0") + UInt8(rest)
         }
         count += length
+    }
+
+    /// "00" to "99", each pair at twice its value.
+    private static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 }

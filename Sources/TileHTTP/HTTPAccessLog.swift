@@ -11,16 +11,22 @@ import Sockets
 
 /// One loop's buffered access log.
 ///
-/// `@unchecked Sendable`: `buffer`, the time cache and `flushPending` are touched only on
-/// `loop` (and by the loop's stop completion, after the loop has run its last task).
+/// `@unchecked Sendable`: the buffer, the time and `flushPending` are touched only on `loop`
+/// (and by the loop's stop completion, after the loop has run its last task).
 final class HTTPAccessLog: @unchecked Sendable {
     let settings: HTTPAccessLogSettings
     private let loop: any IOEventLoop
-    private var buffer: [UInt8] = []
+    /// Lines waiting to be written, `count` bytes of `storage`: each line is formatted straight
+    /// into it (no line buffer, no copy).
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
     private var flushPending = false
-    /// "YYYY-MM-DDTHH:MM:SS.mmmZ", its seconds part rebuilt once a second.
-    private var time = [UInt8](repeating: UInt8(ascii: "0"), count: 24)
-    private var timeSecond = -1
+    /// "YYYY-MM-DDTHH:MM:SS" of `timeSecond`, rebuilt once a second.
+    private var time = HTTPAccessLogTime(second: [UInt8](repeating: UInt8(ascii: "0"), count: 19), millis: 0)
+    private var timeSecond = Int64.min
+    /// The wall clock less the monotonic one, in nanoseconds, as last read: a line's time comes
+    /// from the monotonic instant its request ended, the wall clock is read once a second.
+    private var wallOffset: Int64 = 0
 
     /// Most bytes per `write` (`writeChunk(for:)`, for this log's descriptor).
     let maxWriteBytes: Int
@@ -36,17 +42,32 @@ final class HTTPAccessLog: @unchecked Sendable {
         self.settings = settings
         self.loop = loop
         maxWriteBytes = Self.writeChunk(for: settings.descriptor)
-        buffer.reserveCapacity(settings.bufferBytes + 1024)
+        storage = .allocate(capacity: max(0, settings.bufferBytes) + 4096)
     }
 
-    /// Appends the line for `entry`; writes the buffer once it is full. Call on the loop.
-    func record(_ entry: HTTPAccessLogEntry) {
+    deinit { storage.deallocate() }
+
+    /// Appends the line for `entry`, whose request ended at `now` (monotonic nanoseconds);
+    /// writes the buffer once it is full. Call on the loop.
+    func record(_ entry: HTTPAccessLogEntry, now: UInt64) {
         // A log that stays full (a non-blocking pipe nobody reads) costs at most this much memory.
-        guard buffer.count < Self.maxHeldBytes else { return }
-        stampTime()
-        HTTPAccessLogLine.append(entry, time: time, format: settings.format, to: &buffer)
-        if buffer.count >= settings.bufferBytes { flush() }
+        guard count < Self.maxHeldBytes else { return }
+        stampTime(now: now)
+        let worst = HTTPAccessLogLine.worstCase(entry)
+        if count + worst > storage.count { grow(to: count + worst) }
+        var line = ByteWriter(UnsafeMutableBufferPointer(start: storage.baseAddress! + count, count: storage.count - count))
+        HTTPAccessLogLine.write(entry, time: time, format: settings.format, to: &line)
+        count += line.count
+        if count >= settings.bufferBytes { flush() }
         scheduleFlush()
+    }
+
+    /// Room for a line longer than the buffer's slack, or for lines held while the log is full.
+    private func grow(to needed: Int) {
+        let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(needed, 2 * storage.count))
+        larger.baseAddress!.initialize(from: storage.baseAddress!, count: count)
+        storage.deallocate()
+        storage = larger
     }
 
     /// Most bytes held while the log cannot take them.
@@ -54,7 +75,7 @@ final class HTTPAccessLog: @unchecked Sendable {
 
     /// Writes what is buffered after `flushInterval`, and again later if the log was full.
     private func scheduleFlush() {
-        guard !flushPending, !buffer.isEmpty else { return }
+        guard !flushPending, count > 0 else { return }
         flushPending = true
         loop.schedule(after: settings.flushInterval) { [self] in
             flushPending = false
@@ -79,58 +100,69 @@ final class HTTPAccessLog: @unchecked Sendable {
 
     /// Writes every buffered line.
     func flush() {
+        let base = storage.baseAddress!
         var start = 0
-        while start < buffer.count {
+        while start < count {
             // Whole lines, at most `maxWriteBytes` bytes (a longer line goes alone).
-            var end = buffer.count - start > maxWriteBytes ? start + maxWriteBytes : buffer.count
-            if end < buffer.count, let lastNewline = buffer[start ..< end].lastIndex(of: UInt8(ascii: "\n")) {
+            var end = count - start > maxWriteBytes ? start + maxWriteBytes : count
+            if end < count, let lastNewline = storage[start ..< end].lastIndex(of: UInt8(ascii: "\n")) {
                 end = lastNewline + 1
             }
-            let written = buffer[start ..< end].withUnsafeBytes { write(settings.descriptor, $0.baseAddress, $0.count) }
+            let written = write(settings.descriptor, base + start, end - start)
             if written < 0 && errno == EINTR { continue }
             if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 // A non-blocking log that is full now: keep the rest for the next flush.
-                buffer.removeFirst(start)
+                memmove(base, base + start, count - start)
+                count -= start
                 return
             }
             if written <= 0 { break }  // the log is gone (closed, full disk): drop, keep serving
             start += written
         }
-        buffer.removeAll(keepingCapacity: true)
+        count = 0
     }
 
-    /// Brings `time` to now: the seconds part when the second changed, the milliseconds always.
-    private func stampTime() {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let second = Int(now.tv_sec)
-        if second != timeSecond {
-            timeSecond = second
-            var seconds = time_t(second)
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            put(Int(parts.tm_year) + 1900, width: 4, at: 0)
-            time[4] = UInt8(ascii: "-")
-            put(Int(parts.tm_mon) + 1, width: 2, at: 5)
-            time[7] = UInt8(ascii: "-")
-            put(Int(parts.tm_mday), width: 2, at: 8)
-            time[10] = UInt8(ascii: "T")
-            put(Int(parts.tm_hour), width: 2, at: 11)
-            time[13] = UInt8(ascii: ":")
-            put(Int(parts.tm_min), width: 2, at: 14)
-            time[16] = UInt8(ascii: ":")
-            put(Int(parts.tm_sec), width: 2, at: 17)
-            time[19] = UInt8(ascii: ".")
-            time[23] = UInt8(ascii: "Z")
+    /// Brings `time` to the wall-clock time of the monotonic instant `now`: the second's text
+    /// when the second changed (the wall clock is read then, so a step of it shows within a
+    /// second), the milliseconds always.
+    private func stampTime(now: UInt64) {
+        var wall = Int64(bitPattern: now) &+ wallOffset
+        if wall / 1_000_000_000 != timeSecond {
+            var clock = timespec()
+            clock_gettime(CLOCK_REALTIME, &clock)
+            wall = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+            wallOffset = wall &- Int64(bitPattern: now)
+            let second = wall / 1_000_000_000
+            if second != timeSecond {
+                timeSecond = second
+                time.second = Self.text(ofSecond: second)
+            }
         }
-        put(Int(now.tv_nsec / 1_000_000), width: 3, at: 20)
+        time.millis = Int(wall % 1_000_000_000 / 1_000_000)
     }
 
-    private func put(_ value: Int, width: Int, at offset: Int) {
-        var rest = value
-        for index in stride(from: offset + width - 1, through: offset, by: -1) {
-            time[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
+    /// "YYYY-MM-DDTHH:MM:SS" (UTC) of a second since the epoch.
+    static func text(ofSecond second: Int64) -> [UInt8] {
+        var seconds = time_t(second)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var text = [UInt8](repeating: 0, count: 19)
+        func put(_ value: Int32, width: Int, at offset: Int) {
+            var rest = Int(value)
+            for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
         }
+        put(parts.tm_year + 1900, width: 4, at: 0)
+        put(parts.tm_mon + 1, width: 2, at: 5)
+        put(parts.tm_mday, width: 2, at: 8)
+        put(parts.tm_hour, width: 2, at: 11)
+        put(parts.tm_min, width: 2, at: 14)
+        put(parts.tm_sec, width: 2, at: 17)
+        for (index, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")] as [(Int, Unicode.Scalar)] {
+            text[index] = UInt8(ascii: separator)
+        }
+        return text
     }
 }

@@ -1,5 +1,5 @@
 // One access-log line, formatted straight into bytes: no String interpolation, no metadata
-// dictionary, no allocation beyond the buffer's own growth.
+// dictionary, no allocation (the log writes it straight into its buffer).
 
 /// What one line records.
 struct HTTPAccessLogEntry {
@@ -12,33 +12,67 @@ struct HTTPAccessLogEntry {
     var cache: String?
 }
 
+/// When a line was written: "YYYY-MM-DDTHH:MM:SS" (rebuilt once a second) and the milliseconds.
+struct HTTPAccessLogTime {
+    /// The second, 19 bytes.
+    var second: [UInt8]
+    var millis: Int
+}
+
 enum HTTPAccessLogLine {
-    /// Appends the line for `entry` stamped `time` (RFC 3339, UTC) to `buffer`: written into
-    /// scratch memory sized for the line's worst case, then appended with one copy (not byte by
-    /// byte into the array, which checks uniqueness and capacity per byte).
-    static func append(_ entry: HTTPAccessLogEntry, time: [UInt8], format: HTTPAccessLogFormat, to buffer: inout [UInt8]) {
-        // Every variable field may grow 6-fold as JSON escapes (\u00XX); constants and numbers fit in 256.
-        let variable = entry.peer.utf8.count + entry.method.rawValue.utf8.count + entry.target.utf8.count
-            + (entry.cache?.utf8.count ?? 0)
-        let worst = time.count + 256 + 6 * variable
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: worst) { scratch in
-            var line = ByteWriter(scratch)
-            switch format {
-            case .text: text(entry, time: time, to: &line)
-            case .json: json(entry, time: time, to: &line)
-            }
-            line.write(UInt8(ascii: "\n"))
-            buffer.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress, count: line.count))
+    /// Appends the line for `entry` stamped `time` (RFC 3339, UTC) to `buffer`.
+    static func append(_ entry: HTTPAccessLogEntry, time: HTTPAccessLogTime, format: HTTPAccessLogFormat,
+                       to buffer: inout [UInt8]) {
+        let worst = worstCase(entry)
+        let line = [UInt8](unsafeUninitializedCapacity: worst) { memory, initialized in
+            var line = ByteWriter(memory)
+            write(entry, time: time, format: format, to: &line)
+            initialized = line.count
         }
+        buffer += line
     }
 
-    private static func text(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout ByteWriter) {
-        line.write(time)
+    /// Most bytes the line for `entry` can take: every variable field may grow 6-fold as JSON
+    /// escapes (\u00XX); the time, constants and numbers fit in 256.
+    static func worstCase(_ entry: HTTPAccessLogEntry) -> Int {
+        let variable = entry.peer.utf8.count + entry.method.rawValue.utf8.count + entry.target.utf8.count
+            + (entry.cache?.utf8.count ?? 0)
+        return 256 + 6 * variable
+    }
+
+    /// Writes the line for `entry`, newline included, into memory sized by `worstCase`.
+    static func write(_ entry: HTTPAccessLogEntry, time: HTTPAccessLogTime, format: HTTPAccessLogFormat,
+                      to line: inout ByteWriter) {
+        switch format {
+        case .text: text(entry, time: time, to: &line)
+        case .json: json(entry, time: time, to: &line)
+        }
+        line.write(UInt8(ascii: "\n"))
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SS.mmmZ".
+    private static func stamp(_ time: HTTPAccessLogTime, to line: inout ByteWriter) {
+        line.write(time.second)
+        line.write(UInt8(ascii: "."))
+        let millis = UInt8(min(999, max(0, time.millis)) / 100)
+        let rest = UInt8(min(999, max(0, time.millis)) % 100)
+        line.write(UInt8(ascii: "0") + millis)
+        line.write(UInt8(ascii: "0") + rest / 10)
+        line.write(UInt8(ascii: "0") + rest % 10)
+        line.write(UInt8(ascii: "Z"))
+    }
+
+    private static func text(_ entry: HTTPAccessLogEntry, time: HTTPAccessLogTime, to line: inout ByteWriter) {
+        stamp(time, to: &line)
         line.write(" info tilelayer.access : peer=")
         line.writeVisible(entry.peer)
-        line.write(" method=")
-        line.writeVisible(entry.method.rawValue)
-        line.write(" path=")
+        if entry.method == .get {
+            line.write(" method=GET path=")  // most lines: one copy where three were
+        } else {
+            line.write(" method=")
+            line.writeVisible(entry.method.rawValue)
+            line.write(" path=")
+        }
         line.writeVisible(entry.target)
         line.write(" status=")
         line.writeDigits(UInt64(max(0, entry.status)))
@@ -52,9 +86,9 @@ enum HTTPAccessLogLine {
         }
     }
 
-    private static func json(_ entry: HTTPAccessLogEntry, time: [UInt8], to line: inout ByteWriter) {
+    private static func json(_ entry: HTTPAccessLogEntry, time: HTTPAccessLogTime, to line: inout ByteWriter) {
         line.write(#"{"time":""#)
-        line.write(time)
+        stamp(time, to: &line)
         line.write(#"","level":"info","logger":"tilelayer.access","message":"request","peer":""#)
         line.writeEscaped(entry.peer)
         line.write(#"","method":""#)

@@ -8,10 +8,11 @@ extension HTTPServer {
         peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: UInt64,
         context: HTTPLoopContext
     ) {
-        let nanoseconds = Monotonic.nanoseconds &- started
+        let now = Monotonic.nanoseconds
+        let nanoseconds = now &- started
         context.metrics.record(route: response.route, status: Int(response.status.code), bytes: bytes, nanoseconds: nanoseconds)
         context.accessLog?.record(HTTPAccessLogEntry(peer: peer, method: method, target: target, status: Int(response.status.code),
-                                             bytes: bytes, micros: nanoseconds / 1000, cache: response.note))
+                                             bytes: bytes, micros: nanoseconds / 1000, cache: response.note), now: now)
     }
 
     func log(parseError: HTTPParseError, peer: String) {

@@ -28,6 +28,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     private let connections = Mutex<[ObjectIdentifier: HTTPConnection]>([:])
     private let shuttingDown = Atomic<Bool>(false)
+    /// Who asked for the shutdown and waits for its end; nil once it ended.
+    private let shutdownWaiters = Mutex<[@Sendable () -> Void]?>([])
     /// The loops, made by `start()`; immutable after it.
     private var loops: [any IOEventLoop] = []
     /// What each loop keeps for its connections (Date line, access log).
@@ -232,9 +234,22 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting, lets requests in flight finish, closes idle connections (orderly: FIN,
     /// then a short linger), and calls `completion` once every connection is closed or
-    /// `gracePeriod` seconds have passed, and every event loop has stopped.
+    /// `gracePeriod` seconds have passed, and every event loop has stopped. A second call
+    /// waits for the first one's end (its `gracePeriod` is not used).
     public func shutdown(gracePeriod: Double = 10, completion: @escaping @Sendable () -> Void) {
+        let ended = shutdownWaiters.withLock { waiters in
+            waiters?.append(completion)
+            return waiters == nil
+        }
+        if ended { return completion() }
         guard !shuttingDown.exchange(true, ordering: .relaxed) else { return }
+        let completion: @Sendable () -> Void = { [self] in
+            let waiters = shutdownWaiters.withLock { waiters in
+                defer { waiters = nil }
+                return waiters ?? []
+            }
+            for waiter in waiters { waiter() }
+        }
         guard let first = loops.first, let acceptor else {
             completion()
             return

@@ -13,7 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct HTTPAccessLogTests {
     private let entry = HTTPAccessLogEntry(peer: "127.0.0.1:5000", method: .get, target: "/a/\"b\\c\"?x=1", status: 200,
                                            bytes: 52_527, micros: 35, cache: "hit")
-    private let time = Array("2026-11-23T11:00:00.123Z".utf8)
+    private let time = HTTPAccessLogTime(second: Array("2026-11-23T11:00:00".utf8), millis: 123)
 
     @Test func textLinesCarryEveryField() {
         var buffer: [UInt8] = []
@@ -23,6 +23,15 @@ import Testing
             status=200 bytes=52527 micros=35 cache=hit
 
             """)
+        var head = entry
+        head.method = .head
+        head.cache = nil
+        var headLine: [UInt8] = []
+        HTTPAccessLogLine.append(head, time: time, format: .text, to: &headLine)
+        #expect(String(decoding: headLine, as: UTF8.self).hasSuffix("""
+            : peer=127.0.0.1:5000 method=HEAD path=/a/"b\\c"?x=1 status=200 bytes=52527 micros=35
+
+            """))
     }
 
     @Test func jsonLinesParseAndEscape() throws {
@@ -63,6 +72,36 @@ import Testing
             return String(decoding: UnsafeBufferPointer(start: scratch.baseAddress, count: writer.count), as: UTF8.self)
         }
         #expect(text == String(value))
+    }
+
+    @Test(arguments: [(0, "1970-01-01T00:00:00"), (951_782_399, "2000-02-28T23:59:59"),
+                      (1_795_000_000, "2026-11-18T11:06:40"), (4_102_444_799, "2099-12-31T23:59:59")] as [(Int64, String)])
+    func secondsAreWrittenInUTC(second: Int64, text: String) {
+        #expect(String(decoding: HTTPAccessLog.text(ofSecond: second), as: UTF8.self) == text)
+    }
+
+    @Test(arguments: [0, 5, 9, 10, 99, 100, 999])
+    func millisecondsHaveThreeDigits(millis: Int) {
+        var buffer: [UInt8] = []
+        HTTPAccessLogLine.append(entry, time: HTTPAccessLogTime(second: time.second, millis: millis), format: .text, to: &buffer)
+        let expected = String(millis + 1000).dropFirst()
+        #expect(String(decoding: buffer.prefix(24), as: UTF8.self) == "2026-11-23T11:00:00.\(expected)Z")
+    }
+
+    /// The word-at-a-time test agrees with a byte-by-byte one for a control byte, DEL, a space,
+    /// a visible and a non-ASCII byte at every place of strings 0 to 24 bytes long.
+    @Test func theControlByteTestAgreesWithAByteByByteOne() {
+        for length in 0 ... 24 {
+            for place in 0 ..< max(1, length) {
+                for probe: UInt8 in [0x00, 0x01, 0x09, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xFF] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if length > 0 { bytes[place] = probe }
+                    let expected = bytes.contains { $0 < 0x20 || $0 == 0x7F }
+                    let found = bytes.withUnsafeBufferPointer { ByteWriter.hasControlByte($0) }
+                    #expect(found == expected, "length \(length), byte \(probe) at \(place)")
+                }
+            }
+        }
     }
 
     /// A pipe the server writes its access log to, read back whole.
@@ -174,5 +213,85 @@ import Testing
         let paths = Set(lines.compactMap { $0.split(separator: " ").first { $0.hasPrefix("path=") } })
         #expect(paths.count == 400, "every request once, no line cut or merged")
         #expect(lines.allSatisfy { $0.hasPrefix("20") && $0.contains(" status=200 ") && $0.contains(" micros=") })
+    }
+    /// Each line's time is the wall clock's when its request ended (read from the monotonic
+    /// clock plus an offset taken once a second), to the millisecond.
+    @Test(arguments: IOTransport.available)
+    func linesAreStampedWithTheWallClock(transport: IOTransport) async throws {
+        let log = LogPipe()
+        var start = Date()
+        var end = Date()
+        try await withLiveServer(transport, configure: {
+            $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1 << 20,
+                                                         flushInterval: 3600, descriptor: log.write)
+        }) { port in
+            let client = try WireClient(port: port)
+            start = Date()
+            for index in 0 ..< 40 {
+                client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(client.readAnswer()?.status == 200)
+                if index == 20 { usleep(1_100_000) }  // across a second, so the offset is taken again
+            }
+            end = Date()
+        }
+        let lines = log.lines()
+        #expect(lines.count == 40)
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for line in lines {
+            let stamp = try #require(parser.date(from: String(line.prefix(24))), "\(line.prefix(24))")
+            // Milliseconds are cut, not rounded: a line may read up to 1 ms before its request ended.
+            #expect(stamp >= start.addingTimeInterval(-0.002) && stamp <= end, "\(line.prefix(24)) not in \(start)…\(end)")
+        }
+    }
+
+    /// A line longer than the buffer's slack (a 6,000-byte target, JSON) arrives whole, next to
+    /// short ones.
+    @Test(arguments: IOTransport.available)
+    func aLineLongerThanTheBufferArrivesWhole(transport: IOTransport) async throws {
+        let log = LogPipe()
+        let long = "/bytes/1?" + String(repeating: "q", count: 6000)
+        try await withLiveServer(transport, configure: {
+            $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .json, bufferBytes: 512,
+                                                         flushInterval: 3600, descriptor: log.write)
+        }) { port in
+            let client = try WireClient(port: port)
+            for target in ["/bytes/2", long, "/bytes/3"] {
+                client.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(client.readAnswer()?.status == 200)
+            }
+        }
+        let paths = try log.lines().map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])["path"]
+        }
+        #expect(paths == ["/bytes/2", long, "/bytes/3"])
+    }
+
+    /// A non-blocking log that fills (a 4 KiB pipe read only later) keeps what it could not
+    /// write and writes it on a later flush: every line once, whole, in order.
+    @Test(arguments: IOTransport.available)
+    func aFullNonBlockingLogKeepsItsLinesForLater(transport: IOTransport) async throws {
+        let log = LogPipe()
+        _ = fcntl(log.write, 1031 /* F_SETPIPE_SZ */, Int32(4096))
+        _ = fcntl(log.write, F_SETFL, fcntl(log.write, F_GETFL, 0) | O_NONBLOCK)
+        var lines: [String] = []
+        try await withLiveServer(transport, configure: {
+            $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1000,
+                                                         flushInterval: 0.05, descriptor: log.write)
+        }) { port in
+            let client = try WireClient(port: port)
+            for index in 0 ..< 200 {
+                client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(client.readAnswer()?.status == 200)
+            }
+            // 200 lines are about 25 KB: the pipe took the first 4 KiB; the rest waits in the log.
+            for _ in 0 ..< 100 where lines.count < 200 {
+                lines += log.lines()
+                usleep(50_000)
+            }
+        }
+        lines += log.lines()
+        let paths = lines.compactMap { $0.split(separator: " ").first { $0.hasPrefix("path=") } }
+        #expect(paths == (0 ..< 200).map { "path=/bytes/\($0)" })
     }
 }

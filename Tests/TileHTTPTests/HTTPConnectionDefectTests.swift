@@ -7,6 +7,7 @@ import Glibc
 import Dispatch
 import Logging
 import Sockets
+import Synchronization
 import Testing
 @testable import TileHTTP
 
@@ -143,5 +144,34 @@ import Testing
         #expect(client.ending() == .endOfFile)
         #expect(server.connectionCount == 0)
         #expect(throws: SocketError.self) { _ = try Socket.connect(host: "127.0.0.1", port: port) }
+    }
+
+    /// Regression: a second `shutdown` returned without ever calling its completion (a caller
+    /// awaiting it hung, its continuation leaked). It now runs when the first shutdown ends,
+    /// which keeps its own grace period; a call after the end runs its completion at once.
+    @Test(arguments: IOTransport.available)
+    func aSecondShutdownEndsWithTheFirst(transport: IOTransport) throws {
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
+        let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
+                                logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let port = try server.start()
+        let client = try WireClient(port: port)
+        client.send("GET /slow/10 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(100_000)
+        let first = DispatchSemaphore(value: 0)
+        let second = DispatchSemaphore(value: 0)
+        let openAtSecond = Mutex(-1)
+        server.shutdown(gracePeriod: 5) { first.signal() }
+        server.shutdown(gracePeriod: 0) {
+            openAtSecond.withLock { $0 = server.connectionCount }
+            second.signal()
+        }
+        #expect(client.readAnswer()?.status == 200, "the first call's grace period holds: the slow answer is sent")
+        #expect(first.wait(timeout: .now() + 10) == .success)
+        #expect(second.wait(timeout: .now() + 10) == .success, "the second call's completion runs")
+        #expect(openAtSecond.withLock { $0 } == 0, "and only after the shutdown ended")
+        let third = Mutex(false)
+        server.shutdown(gracePeriod: 1) { third.withLock { $0 = true } }
+        #expect(third.withLock { $0 }, "a call after the end completes at once")
     }
 }
