@@ -115,7 +115,9 @@ struct HTTPOutputQueue {
         return count
     }
 
-    private mutating func consume(_ written: Int) {
+    /// Counts `written` bytes as sent (what a write reports; tests call it to cut a response
+    /// where no socket would).
+    mutating func consume(_ written: Int) {
         var remaining = written
         byteCount -= written
         while remaining > 0, first < chunks.count {

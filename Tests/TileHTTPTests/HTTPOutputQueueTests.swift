@@ -164,6 +164,34 @@ import Testing
         #endif
     }
 
+    /// A write that stops inside a wire answer's head (a full socket can cut anywhere): the
+    /// rest of that head goes from the queued copy, not from the file, whose head the next
+    /// second rewrites, so the client never gets the start of one head and the end of another.
+    @Test(arguments: [1, 17, 60])
+    func aWriteThatStopsInsideAWireHeadSendsTheRestOfThatHead(cut: Int) throws {
+        #if os(Linux)
+        let body = (0 ..< 6_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let kept = try #require(HTTPBodyArena.store(body))
+        let wire = try #require(HTTPWireAnswer(HTTPResponse(status: .ok).prepared(bodyCount: body.count).sendingFile(kept.fileBody)))
+        let whole = try #require(wire.fileBody(dateLine: Array("Date: Wed, 25 Nov 2026 01:00:01 GMT\r\n".utf8),
+                                               tail: HTTPWireAnswer.tail))
+        let queued = wire.head
+        try #require(cut < queued.count)
+        var queue = HTTPOutputQueue()
+        queue.append(whole, head: queued)
+        queue.consume(cut)  // as a write that sent `cut` bytes would
+        // The next second: the file's head now differs from the one queued, from its Date on.
+        _ = wire.fileBody(dateLine: Array("Date: Wed, 25 Nov 2026 01:00:02 GMT\r\n".utf8), tail: HTTPWireAnswer.tail)
+        try #require(wire.head != queued)
+        let pair = try Pair()
+        defer { pair.close() }
+        var received: [UInt8] = []
+        while queue.write(to: Socket(descriptor: pair.writer)) == .pending { received += pair.drain() }
+        received += pair.drain()
+        #expect(received == Array(queued[cut...]) + body, "the rest of the head as queued, then the body")
+        #endif
+    }
+
     @Test func aFileThatEndsEarlyFailsTheWrite() throws {
         let file = try TemporaryFile(Array(repeating: 7, count: 100))
         let pair = try Pair()

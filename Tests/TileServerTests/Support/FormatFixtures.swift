@@ -15,7 +15,9 @@ enum FormatFixtures {
     static func folder() async throws -> String { try await offPool { try made.get() } }
 
     private static let made: Result<String, Unavailable> = {
-        let folder = NSTemporaryDirectory() + "tilelayer-formats-" + UUID().uuidString
+        removeFoldersOfEndedRuns()
+        let folder = NSTemporaryDirectory() + prefix + String(getpid())
+        try? FileManager.default.removeItem(atPath: folder)  // a reused process number's
         let result = run("/usr/bin/env", ["python3", Fixtures.packageRoot + "/scripts/make-format-fixtures.py", folder])
         guard result.status == 0 else {
             return .failure(Unavailable(description: "make-format-fixtures.py failed (needs gdal-bin, python3 with pmtiles "
@@ -23,6 +25,21 @@ enum FormatFixtures {
         }
         return .success(folder)
     }()
+
+    private static let prefix = "tilelayer-formats-"
+
+    /// Each run's folder is named by its process: a folder whose process has ended (or an
+    /// older, UUID-named one) is removed, so runs do not pile them up in the temporary folder.
+    private static func removeFoldersOfEndedRuns() {
+        let temporary = NSTemporaryDirectory()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            if let process = Int32(name.dropFirst(prefix.count)), process == getpid() || kill(process, 0) == 0 || errno != ESRCH {
+                continue
+            }
+            try? FileManager.default.removeItem(atPath: temporary + name)
+        }
+    }
 
     /// A tile's bytes as the `sqlite3` command-line tool reads them from an MBTiles file (TMS row).
     static func sqliteTile(_ path: String, z: Int, x: Int, y: Int) async throws -> [UInt8] {
