@@ -3,7 +3,8 @@
 #
 # Runs each server under valgrind's callgrind (one worker, so every instruction of the request
 # path is seen), warms it up, zeroes the counters, sends COUNT keep-alive GETs of tile files
-# one at a time (scripts/bench/seq-client.py), dumps the counters and prints instructions per
+# one at a time on the warm-up's connection, so on the event loop the warm-up filled
+# (scripts/bench/seq-client.py), dumps the counters and prints instructions per
 # request. Then runs each server natively under `strace -c -f` for the same requests and prints
 # system calls per request. Instruction and syscall counts do not depend on the machine's load
 # or on how client and server share the CPUs, so they compare changes (and the two servers)
@@ -147,6 +148,23 @@ client() { # client PORT COUNT [START]: requests from path START on, checked
     [[ $out == *"ok=$2 "* ]] || die "not every request answered 200: $out"
 }
 
+# warm_then_measure PORT COMMAND...: WARMUP requests, COMMAND (zero the counters, start a
+# tracer), then COUNT requests, all on one connection: the measured requests go to the event
+# loop the warm-up filled (tilelayer remembers heads and answers per loop; with a second
+# connection the measured requests could land on a cold loop).
+warm_then_measure() {
+    local port=$1 line out
+    shift
+    coproc SEQ { python3 "$CLIENT" "$port" "$TMP/paths.txt" "$COUNT" 0 "$WARMUP"; }
+    read -r line <&"${SEQ[0]}"
+    [[ $line == PAUSE ]] || die "the client did not finish its warm-up: $line"
+    "$@"
+    echo go >&"${SEQ[1]}"
+    read -r out <&"${SEQ[0]}"
+    wait "$SEQ_PID" 2>/dev/null || true
+    [[ $out == *"ok=$COUNT "* ]] || die "not every request answered 200: $out"
+}
+
 start() { # start NAME PORT WRAPPER...: sets STARTED
     local name=$1 port=$2
     shift 2
@@ -162,6 +180,15 @@ start() { # start NAME PORT WRAPPER...: sets STARTED
 
 stop() { kill -TERM "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
+zero_counters() { callgrind_control -z "$1" >/dev/null; }
+
+start_tracer() { # start_tracer NAME PID: strace -c on every thread of PID; sets tracer
+    # shellcheck disable=SC2046
+    strace -f -c -o "$TMP/strace.$1" $(ls /proc/"$2"/task | sed 's/^/-p /') 2>/dev/null &
+    tracer=$!
+    sleep 1
+}
+
 declare -A IR SYS
 for server in tilelayer nginx; do
     tl_port=$(free_port); ng_port=$(free_port)
@@ -171,9 +198,7 @@ for server in tilelayer nginx; do
     # Instructions: callgrind, counters zeroed after the warm-up, dumped after the measured run.
     start "$server" "$port" valgrind --tool=callgrind --callgrind-out-file="$TMP/callgrind.$server.%p"
     pid=$STARTED
-    client "$port" "$WARMUP"
-    callgrind_control -z "$pid" >/dev/null
-    client "$port" "$COUNT" "$WARMUP"
+    warm_then_measure "$port" zero_counters "$pid"
     callgrind_control -d "$pid" >/dev/null
     stop "$pid"
     # The dump asked for after zeroing (file .1) holds only the measured requests.
@@ -191,12 +216,7 @@ for server in tilelayer nginx; do
     # System calls: strace -c over the same requests on the native server.
     start "$server" "$port" env
     pid=$STARTED
-    client "$port" "$WARMUP"
-    # shellcheck disable=SC2046
-    strace -f -c -o "$TMP/strace.$server" $(ls /proc/"$pid"/task | sed 's/^/-p /') 2>/dev/null &
-    tracer=$!
-    sleep 1
-    client "$port" "$COUNT" "$WARMUP"
+    warm_then_measure "$port" start_tracer "$server" "$pid"
     kill -INT "$tracer"; wait "$tracer" 2>/dev/null || true
     stop "$pid"
     # The total line: "% time, seconds, usecs/call, calls, [errors,] total".

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""seq-client.py PORT PATHFILE COUNT [START]: one keep-alive connection to 127.0.0.1:PORT, COUNT
-GET requests walking the paths in PATHFILE round robin from index START (0), one at a time. Prints
-"SEQ requests=N ok=N seconds=S rps=R p50_us=.. p99_us=.." (ok = status 200)."""
+"""seq-client.py PORT PATHFILE COUNT [START [WARMUP]]: one keep-alive connection to 127.0.0.1:PORT,
+COUNT GET requests walking the paths in PATHFILE round robin from index START (0), one at a time.
+Prints "SEQ requests=N ok=N seconds=S rps=R p50_us=.. p99_us=.." (ok = status 200). With WARMUP,
+first sends WARMUP requests on the same connection (the server's loop, and what it remembers per
+loop, stay the same), prints "PAUSE", and waits for a line on standard input before the COUNT."""
 import socket, sys, time
 
 port, pathfile, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+warmup = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 paths = [l.strip() for l in open(pathfile) if l.startswith("/")]
 s = socket.create_connection(("127.0.0.1", port), timeout=60)
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -13,7 +16,11 @@ buf = b""
 lat = []
 ok = 0
 t0 = time.perf_counter()
-for i in range(count):
+for i in range(warmup + count):
+    if warmup and i == warmup:
+        print("PAUSE", flush=True)
+        sys.stdin.readline()
+        lat, ok, t0 = [], 0, time.perf_counter()
     p = paths[(start + i) % len(paths)]
     t = time.perf_counter()
     s.sendall(f"GET {p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
