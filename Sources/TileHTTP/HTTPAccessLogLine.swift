@@ -54,11 +54,10 @@ enum HTTPAccessLogLine {
     private static func stamp(_ time: HTTPAccessLogTime, to line: inout ByteWriter) {
         line.write(time.second)
         line.write(UInt8(ascii: "."))
-        let millis = UInt8(min(999, max(0, time.millis)) / 100)
-        let rest = UInt8(min(999, max(0, time.millis)) % 100)
-        line.write(UInt8(ascii: "0") + millis)
-        line.write(UInt8(ascii: "0") + rest / 10)
-        line.write(UInt8(ascii: "0") + rest % 10)
+        let millis = min(999, max(0, time.millis))
+        line.write(UInt8(ascii: "0") + UInt8(millis / 100))
+        line.write(UInt8(ascii: "0") + UInt8(millis / 10 % 10))
+        line.write(UInt8(ascii: "0") + UInt8(millis % 10))
         line.write(UInt8(ascii: "Z"))
     }
 

@@ -243,7 +243,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if ended { return completion() }
         guard !shuttingDown.exchange(true, ordering: .relaxed) else { return }
-        let completion: @Sendable () -> Void = { [self] in
+        // The shutdown's end calls every waiter (this caller's `completion` among them).
+        let finish: @Sendable () -> Void = { [self] in
             let waiters = shutdownWaiters.withLock { waiters in
                 defer { waiters = nil }
                 return waiters ?? []
@@ -251,7 +252,7 @@ public final class HTTPServer: @unchecked Sendable {
             for waiter in waiters { waiter() }
         }
         guard let first = loops.first, let acceptor else {
-            completion()
+            finish()
             return
         }
         first.execute { [self] in
@@ -260,7 +261,7 @@ public final class HTTPServer: @unchecked Sendable {
                 connection.loop.execute { connection.shutdownGracefully() }
             }
             let deadline = Monotonic.nanoseconds + Monotonic.nanoseconds(gracePeriod)
-            waitForConnections(until: deadline, completion: completion)
+            waitForConnections(until: deadline, completion: finish)
         }
     }
 

@@ -133,10 +133,7 @@ import Testing
     /// completion runs only after every loop stopped.
     @Test(arguments: IOTransport.available)
     func shutdownClosesIdleConnectionsInOrder(transport: IOTransport) async throws {
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
-        let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
-                                logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let port = try server.start()
+        let (server, port) = try startedServer(transport)
         let client = try WireClient(port: port)
         client.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readAnswer()?.status == 200)
@@ -151,10 +148,7 @@ import Testing
     /// which keeps its own grace period; a call after the end runs its completion at once.
     @Test(arguments: IOTransport.available)
     func aSecondShutdownEndsWithTheFirst(transport: IOTransport) throws {
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
-        let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
-                                logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let port = try server.start()
+        let (server, port) = try startedServer(transport)
         let client = try WireClient(port: port)
         client.send("GET /slow/10 HTTP/1.1\r\nHost: x\r\n\r\n")
         usleep(100_000)
@@ -173,5 +167,13 @@ import Testing
         let third = Mutex(false)
         server.shutdown(gracePeriod: 1) { third.withLock { $0 = true } }
         #expect(third.withLock { $0 }, "a call after the end completes at once")
+    }
+
+    /// A server on `transport` answering with `SizedResponder`, started; the test shuts it down.
+    private func startedServer(_ transport: IOTransport) throws -> (HTTPServer, Int) {
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
+        let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
+                                logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        return (server, try server.start())
     }
 }
