@@ -39,6 +39,8 @@ typedef struct RowPages {
     long local_count;
     int local_at;
     unsigned first_overflow;
+    /// The page the value's cell is in (`leaf`, or a page kept), valid until the next page read.
+    const unsigned char *cell_page;
 } RowPages;
 
 /// While SQLite reads a blob (`CSQLITE_NOWAIT_FCNTL_BLOB`), the pages after each one it asks
@@ -77,6 +79,10 @@ typedef struct NoWaitFile {
     int lock;
     /// What `csqlite_nowait_find_value` read, for `csqlite_nowait_read_value`.
     RowPages rows;
+    /// The file mapped read-only (`csqlite_nowait_lend_value`), `mapped` bytes of it; null
+    /// until a value is first lent. Unmapped with the file.
+    const unsigned char *map;
+    long mapped;
     sqlite3_file *real;
 } NoWaitFile;
 
@@ -86,5 +92,12 @@ extern _Thread_local long nowait_reads_made;
 /// Frees what the row reader holds (with the file), and forgets what it read (when the lock goes).
 void nowait_rows_free(RowPages *rows);
 void nowait_rows_forget(RowPages *rows);
+
+/// Unmaps the file's mapping, if any (when the file closes).
+void nowait_unmap(NoWaitFile *file);
+
+/// Installs the handler that turns a fault in a guarded read of the mapping into an error
+/// (nowait_map.c); once, when the VFS is registered.
+void nowait_guard_install(void);
 
 #endif

@@ -220,6 +220,7 @@ static long find_in_leaf(RowPages *rows, const unsigned char *page, int head, lo
                     rows->local_count = local;
                     rows->local_at = at;
                     rows->first_overflow = (long)payload > local ? be32(page + at + local) : 0;
+                    rows->cell_page = page;
                     return size;
                 }
                 value_at += size;

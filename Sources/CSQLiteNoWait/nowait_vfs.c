@@ -162,6 +162,7 @@ static void forget_read_ahead(sqlite3_file *file) {
 static int nowait_close(sqlite3_file *file) {
     sqlite3_free(((NoWaitFile *)file)->ahead.bytes);
     nowait_rows_free(&((NoWaitFile *)file)->rows);
+    nowait_unmap((NoWaitFile *)file);
     return REAL(file)->pMethods->xClose(REAL(file));
 }
 static int nowait_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
@@ -262,6 +263,8 @@ static int nowait_open(sqlite3_vfs *vfs, const char *path, sqlite3_file *file, i
     self->ahead = (ReadAhead){.remaining = -1};
     self->lock = SQLITE_LOCK_NONE;
     self->rows = (RowPages){.value_count = -1};
+    self->map = 0;
+    self->mapped = 0;
     int code = unix_vfs->xOpen(unix_vfs, path, self->real, flags, out_flags);
     if (self->real->pMethods == 0) {
         self->base.pMethods = 0;  // nothing to close
@@ -343,6 +346,7 @@ static void register_once(void) {
         .xUnfetch = nowait_unfetch,
     };
     registered = sqlite3_vfs_register(&nowait_vfs, 0) == SQLITE_OK;
+    if (registered) nowait_guard_install();
 }
 
 int csqlite_nowait_register(void) {

@@ -129,16 +129,17 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         }
     }
 
-    /// Writes what is queued and tells the machine how far it got.
+    /// Writes what is queued and tells the machine how far it got. Lent bodies end here, before
+    /// anything else runs (another request, the loop's next event): what the socket did not
+    /// take of one is copied (`HTTPOutputQueue.endLending()`).
     private func writeOutput() -> HTTPConnectionStateMachine.Action {
         let before = output.byteCount
-        switch output.write(to: socket) {
-        case .done, .pending:
-            return machine.wrote(before - output.byteCount, pending: output.byteCount, now: Monotonic.nanoseconds)
-        case .failed:
+        let progress = output.write(to: socket)
+        guard progress != .failed, output.endLending() else {
             output.removeAll()
             return machine.connectionFailed()
         }
+        return machine.wrote(before - output.byteCount, pending: output.byteCount, now: Monotonic.nanoseconds)
     }
 
     /// Carries out `first` and every action that follows from it, then registers the events
@@ -204,9 +205,17 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
             output.append(dateLine)
             output.append(tail)
             if sendsBody {
-                if let file = response.file { output.append(file) } else { output.append(response.body) }
+                if let file = response.file {
+                    output.append(file)
+                } else if let lent = response.lent {
+                    output.append(lent)
+                } else {
+                    output.append(response.body)
+                }
             }
         }
+        // A lent body not sent (a HEAD answer's) is let go now, not when the answer is released.
+        if !sendsBody { response.lent?.end() }
         server.requestFinished(peer: peer, method: outgoing.method, target: outgoing.target ?? "-",
                                response: response, bytes: headBytes + (sendsBody ? response.contentLength : 0),
                                started: outgoing.started, context: context)

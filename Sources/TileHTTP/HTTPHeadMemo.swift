@@ -189,7 +189,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// answer that holds a file open, fewer than `maxFileAnswers` such are kept.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
         let first = Self.pair(entry.hash)
-        guard answer.reuse != nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
+        guard answer.reuse != nil, answer.lent == nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
         var answer = answer
         if let wire = entry.wire {

@@ -5,18 +5,22 @@ import Darwin
 #endif
 import Sockets
 
-/// Byte buffers and file regions waiting to be written: runs of buffers go out with as few
-/// `writev` calls as the socket allows, file regions with `sendfile`.
+/// Byte buffers, lent bodies and file regions waiting to be written: runs of buffers and lent
+/// bodies go out with as few `writev` calls as the socket allows, file regions with `sendfile`.
 struct HTTPOutputQueue {
-    /// A byte buffer or a file region. What writing needs of it (its length; for a file its
-    /// descriptor and where the region starts) is kept as plain numbers beside the references,
-    /// so a write reads no reference out of the queue: no retain or release per chunk written.
+    /// A byte buffer, a lent body or a file region. What writing needs of it (its length; for a
+    /// file its descriptor and where the region starts; for a lent body its pieces) is kept as
+    /// plain values beside the references, so a write reads no reference out of the queue: no
+    /// retain or release per chunk written.
     private struct Chunk {
         /// The bytes; for a file region, the bytes its start holds when it is queued when its
         /// file may write them again (a wire answer's head, `append(_:head:)`), else empty.
         let bytes: [UInt8]
         /// The file region (its owner keeps the descriptor open); nil for bytes.
         let file: HTTPFileBody?
+        /// The lent body, whose `pieces` are written; nil for bytes and files.
+        var lent: (any HTTPLentBody)? = nil
+        var pieces = UnsafeBufferPointer<iovec>(start: nil, count: 0)
         let count: Int
         /// The file's descriptor, -1 for bytes.
         let descriptor: Int32
@@ -35,9 +39,13 @@ struct HTTPOutputQueue {
     private var offset = 0
     /// Bytes not yet written.
     private(set) var byteCount = 0
+    /// Lent bodies among `chunks` not yet ended (`endLending()`).
+    private var lentCount = 0
 
-    /// Most buffers passed to one `writev` (IOV_MAX is 1024 on Linux).
-    private static let maxBuffersPerWrite = 64
+    /// Most chunks written by one `writev`, and most buffers passed to it (IOV_MAX is 1024 on
+    /// Linux; a lent body is a buffer a piece).
+    private static let maxChunksPerWrite = 64
+    private static let maxBuffersPerWrite = 1024
     /// Written chunks kept at most before they are released while others wait.
     private static let compactionThreshold = 32
 
@@ -49,6 +57,43 @@ struct HTTPOutputQueue {
         guard !bytes.isEmpty else { return }
         chunks.append(Chunk(bytes: bytes, file: nil, count: bytes.count, descriptor: -1, fileOffset: 0))
         byteCount += bytes.count
+    }
+
+    /// Queues `lent`, whose pieces are valid until `endLending()`, which must come before the
+    /// loop goes on.
+    mutating func append(_ lent: any HTTPLentBody) {
+        guard lent.count > 0 else { return }
+        chunks.append(Chunk(bytes: [], file: nil, lent: lent, pieces: lent.pieces, count: lent.count, descriptor: -1,
+                            fileOffset: 0))
+        byteCount += lent.count
+        lentCount += 1
+    }
+
+    /// Ends every lent body queued (`HTTPLentBody.end()`), what the socket has not taken of one
+    /// copied first and queued in its place. False when a copy failed (the body's file no longer
+    /// holds it): what was promised can no longer be sent.
+    mutating func endLending() -> Bool {
+        guard lentCount > 0 else { return true }
+        var copied = true
+        for index in chunks.indices {
+            guard let lent = chunks[index].lent else { continue }
+            if index >= first, copied {
+                let sent = index == first ? offset : 0
+                if let rest = lent.copy(from: sent) {
+                    chunks[index] = Chunk(bytes: rest, file: nil, count: rest.count, descriptor: -1, fileOffset: 0)
+                    if index == first { offset = 0 }
+                } else {
+                    copied = false
+                }
+            } else {
+                chunks[index].lent = nil
+                chunks[index].pieces = UnsafeBufferPointer(start: nil, count: 0)
+            }
+            lent.end()
+        }
+        lentCount = 0
+        compact()
+        return copied
     }
 
     mutating func append(_ file: HTTPFileBody) {
@@ -69,6 +114,8 @@ struct HTTPOutputQueue {
     }
 
     mutating func removeAll() {
+        for chunk in chunks { chunk.lent?.end() }
+        lentCount = 0
         chunks.removeAll()
         first = 0
         offset = 0
@@ -93,8 +140,10 @@ struct HTTPOutputQueue {
                 // The file ended early: the promised Content-Length can no longer be kept.
                 if case .written(0) = result { return .failed }
             } else {
-                let buffers = leadingBufferCount()
-                result = withIOVectors(count: buffers) { socket.write($0, more: first + buffers < chunks.count) }
+                let (buffers, vectors) = leadingBuffers()
+                result = withIOVectors(chunks: buffers, vectors: vectors) {
+                    socket.write($0, more: first + buffers < chunks.count)
+                }
             }
             switch result {
             case .written(let n): consume(n)
@@ -105,14 +154,23 @@ struct HTTPOutputQueue {
         return .done
     }
 
-    /// How many byte buffers lead the unwritten chunks (up to the first file region), capped
-    /// per call.
-    private func leadingBufferCount() -> Int {
+    /// How many chunks of bytes or lent bodies lead the unwritten ones (up to the first file
+    /// region), and how many buffers they take, capped per call (a lent body that does not fit
+    /// whole goes at the head of the next call, or in part when it leads this one).
+    private func leadingBuffers() -> (chunks: Int, vectors: Int) {
         var count = 0
-        while first + count < chunks.count, count < Self.maxBuffersPerWrite, chunks[first + count].descriptor < 0 {
+        var vectors = 0
+        while first + count < chunks.count, count < Self.maxChunksPerWrite, chunks[first + count].descriptor < 0 {
+            let chunk = chunks[first + count]
+            let needed = chunk.lent == nil ? 1 : chunk.pieces.count
+            if vectors + needed > Self.maxBuffersPerWrite {
+                if count == 0 { return (1, Self.maxBuffersPerWrite) }
+                break
+            }
+            vectors += needed
             count += 1
         }
-        return count
+        return (count, vectors)
     }
 
     /// Counts `written` bytes as sent (what a write reports; tests call it to cut a response
@@ -134,6 +192,12 @@ struct HTTPOutputQueue {
         if first < chunks.count, offset > 0, offset < chunks[first].bytes.count, chunks[first].descriptor >= 0 {
             splitHead()
         }
+        // Written lent bodies stay until `endLending()` ends them.
+        if lentCount == 0 { compact() }
+    }
+
+    /// Releases the written chunks: all once all are, else once `compactionThreshold` are.
+    private mutating func compact() {
         if first == chunks.count {
             chunks.removeAll(keepingCapacity: true)
             first = 0
@@ -156,21 +220,35 @@ struct HTTPOutputQueue {
         if rest.count > 0 { chunks.insert(rest, at: first + 1) }
     }
 
-    /// Calls `body` with iovecs over the `count` chunks from `first`, all byte buffers
-    /// (pointers valid only inside `body`).
-    private func withIOVectors<R>(count: Int, _ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
-            func fill(_ index: Int) -> R {
-                if index == count { return body(UnsafeBufferPointer(vectors)) }
-                return chunks[first + index].bytes.withUnsafeBytes { raw in
-                    let skip = index == 0 ? offset : 0
-                    vectors[index] = iovec(
+    /// Calls `body` with iovecs over the `count` chunks from `first`, byte buffers and lent
+    /// bodies, at most `vectors` of them (pointers valid only inside `body`).
+    private func withIOVectors<R>(chunks count: Int, vectors: Int, _ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: vectors) { buffer in
+            func fill(_ index: Int, _ filled: Int) -> R {
+                if index == count || filled == vectors { return body(UnsafeBufferPointer(rebasing: buffer[..<filled])) }
+                let chunk = chunks[first + index]
+                var skip = index == 0 ? offset : 0
+                if chunk.lent != nil {
+                    var filled = filled
+                    for piece in chunk.pieces where filled < vectors {
+                        if skip >= piece.iov_len {
+                            skip -= piece.iov_len
+                            continue
+                        }
+                        buffer[filled] = iovec(iov_base: piece.iov_base.map { $0 + skip }, iov_len: piece.iov_len - skip)
+                        skip = 0
+                        filled += 1
+                    }
+                    return fill(index + 1, filled)
+                }
+                return chunk.bytes.withUnsafeBytes { raw in
+                    buffer[filled] = iovec(
                         iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
                         iov_len: raw.count - skip)
-                    return fill(index + 1)
+                    return fill(index + 1, filled + 1)
                 }
             }
-            return fill(0)
+            return fill(0, 0)
         }
     }
 }

@@ -8,6 +8,7 @@ public struct HTTPResponse: Sendable {
         var headers: HTTPHeaders
         var body: [UInt8]
         var file: HTTPFileBody?
+        var lent: (any HTTPLentBody)?
         var preparedHead: [UInt8]?
         /// The body length `preparedHead` was encoded for (`prepared(bodyCount:)`).
         var preparedBodyCount: Int?
@@ -35,6 +36,12 @@ public struct HTTPResponse: Sendable {
         get { fields.value.file }
         set { fields.value.file = newValue }
     }
+    /// A body lent where it lies instead of `body` (which is then empty): for an answer sent as
+    /// soon as it is made, on the loop that made it (see `HTTPLentBody`).
+    public var lent: (any HTTPLentBody)? {
+        get { fields.value.lent }
+        set { fields.value.lent = newValue }
+    }
     /// The status line, header fields and Content-Length, already encoded (see `prepared()`);
     /// sent instead of encoding `headers` again.
     public private(set) var preparedHead: [UInt8]? {
@@ -56,7 +63,7 @@ public struct HTTPResponse: Sendable {
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, preparedHead: nil,
+        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, lent: nil, preparedHead: nil,
                                     preparedBodyCount: nil))
     }
 
@@ -97,8 +104,17 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The length of the body: the file's when there is one, else `body`'s.
-    public var contentLength: Int { file?.count ?? body.count }
+    /// This prepared response with `lent` as its body; `lent.count` must be the count the head
+    /// was prepared with (`prepared(bodyCount:)`).
+    public func sending(lent: any HTTPLentBody) -> HTTPResponse {
+        precondition(lent.count == fields.value.preparedBodyCount, "a body of another length than the prepared head says")
+        var response = self
+        response.lent = lent
+        return response
+    }
+
+    /// The length of the body: the file's or the lent body's when there is one, else `body`'s.
+    public var contentLength: Int { file?.count ?? lent?.count ?? body.count }
 
     /// A short plain-text answer; every error answer says what was wrong.
     public static func text(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {

@@ -206,4 +206,117 @@ import Testing
         }
         #expect(progress == .failed, "50 bytes of a promised 100 cannot be sent")
     }
+
+    /// Bytes lent as pieces of memory it owns, as a mapped file's pages would be: counts its
+    /// ends and the copies asked of it, and can be told its copies fail (a file cut short).
+    private final class LentBytes: HTTPLentBody, @unchecked Sendable {
+        let storage: UnsafeMutableBufferPointer<UInt8>
+        let pieces: UnsafeBufferPointer<iovec>
+        var count: Int { storage.count }
+        private(set) var ends = 0
+        private(set) var copiedFrom: [Int] = []
+        let copiesFail: Bool
+
+        init(_ bytes: [UInt8], pieceSize: Int, copiesFail: Bool = false) {
+            storage = .allocate(capacity: bytes.count)
+            _ = storage.initialize(from: bytes)
+            let starts = Array(stride(from: 0, to: bytes.count, by: pieceSize))
+            let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: starts.count)
+            for (index, start) in starts.enumerated() {
+                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(storage.baseAddress! + start),
+                                       iov_len: min(pieceSize, bytes.count - start))
+            }
+            pieces = UnsafeBufferPointer(vectors)
+            self.copiesFail = copiesFail
+        }
+
+        deinit {
+            storage.deallocate()
+            pieces.deallocate()
+        }
+
+        func copy(from offset: Int) -> [UInt8]? {
+            copiedFrom.append(offset)
+            return copiesFail ? nil : Array(storage[offset...])
+        }
+
+        /// Ended: its memory is written over, as a mapped page may be once the lock is gone.
+        func end() {
+            ends += 1
+            storage.update(repeating: 0xEE)
+        }
+    }
+
+    /// Answers each a head and a lent body, queued, written and ended as a connection does (its
+    /// lent bodies end after each write, before anything else runs), through a socket that takes
+    /// a little at a time: each body comes out whole, from its pieces while they are lent and
+    /// from a copy of what was left afterwards (the memory behind ended pieces is written over),
+    /// and each ends once. One body has more pieces than a `writev` takes.
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func lentBodiesComeOutWholeAndEachEndsOnceAfterItsWrite(seed: UInt64) throws {
+        var generator = SeededGenerator(state: seed)
+        let pair = try Pair()
+        defer { pair.close() }
+        var queue = HTTPOutputQueue()
+        var expected: [UInt8] = []
+        var received: [UInt8] = []
+        var bodies: [LentBytes] = []
+        for index in 0 ..< 40 {
+            let length = index == 7 ? 30_000 : Int.random(in: 1 ... (index % 3 == 0 ? 1500 : 60_000), using: &generator)
+            let body = (0 ..< length).map { _ in UInt8.random(in: 0 ... 0xED, using: &generator) }
+            let lent = LentBytes(body, pieceSize: index == 7 ? 10 : Int.random(in: 1 ... 5000, using: &generator))
+            bodies.append(lent)
+            let head = Array("HTTP/1.1 200 OK\r\nanswer: \(index)\r\n\r\n".utf8)
+            queue.append(head)
+            queue.append(lent)
+            expected += head + body
+            #expect(queue.byteCount == expected.count - received.count)
+            let progress = queue.write(to: Socket(descriptor: pair.writer))
+            try #require(progress != .failed)
+            let left = queue.byteCount
+            let ended = queue.endLending()
+            #expect(ended)
+            #expect(lent.ends == 1, "answer \(index): ended right after its write")
+            #expect(queue.byteCount == left, "the copy stands for what was left")
+            #expect(lent.copiedFrom.count == (progress == .pending ? 1 : 0), "answer \(index): copied only when not sent whole")
+            received += pair.drain()
+        }
+        var progress = HTTPOutputQueue.Progress.pending
+        for _ in 0 ..< 10_000 where progress == .pending {
+            progress = queue.write(to: Socket(descriptor: pair.writer))
+            let ended = queue.endLending()
+            #expect(ended)
+            received += pair.drain()
+        }
+        #expect(progress == .done)
+        #expect(received.count == expected.count)
+        #expect(received.elementsEqual(expected), "every body whole, none of the memory written over after its end")
+        #expect(bodies.allSatisfy { $0.ends == 1 }, "each ended once")
+        #expect(bodies.contains { !$0.copiedFrom.isEmpty } && bodies.contains { $0.copiedFrom.isEmpty },
+                "the small send buffer cut some bodies and took others whole")
+    }
+
+    /// A lent body the socket did not take whole, whose rest cannot be copied (its file was cut
+    /// short): the write fails, as the promised length can no longer be sent; and a queue
+    /// emptied (a connection closed) ends what it was lent.
+    @Test func aLentBodyThatCannotBeCopiedFailsAndAnEmptiedQueueEndsItsBodies() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        var queue = HTTPOutputQueue()
+        let cut = LentBytes(Array(repeating: 1, count: 200_000), pieceSize: 4092, copiesFail: true)
+        queue.append(cut)
+        #expect(queue.write(to: Socket(descriptor: pair.writer)) == .pending)
+        let ended = queue.endLending()
+        #expect(!ended, "the rest could not be copied")
+        #expect(cut.ends == 1)
+
+        var closing = HTTPOutputQueue()
+        let unsent = LentBytes(Array(repeating: 2, count: 100), pieceSize: 10)
+        closing.append(unsent)
+        closing.removeAll()
+        #expect(unsent.ends == 1, "ended with the queue")
+        let endedNothing = closing.endLending()
+        #expect(endedNothing, "nothing left to end")
+        #expect(unsent.ends == 1)
+    }
 }

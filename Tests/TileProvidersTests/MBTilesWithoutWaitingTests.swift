@@ -9,14 +9,14 @@ import CSQLiteNoWait
 import Glibc
 
 @Suite(.timeLimit(.minutes(1))) struct MBTilesWithoutWaitingTests {
-    /// The bytes, or nil when the read was anything but a tile.
+    /// The bytes (copied if they were lent), or nil when the read was anything but a tile.
     private func bytes(_ found: TileWithoutWaiting) -> [UInt8]? {
-        if case .tile(let bytes, _, _) = found { return bytes }
+        if case .tile(let bytes, _, _) = owned(found) { return bytes }
         return nil
     }
 
     private func version(_ found: TileWithoutWaiting) -> TileContentVersion? {
-        if case .tile(_, let version, _) = found { return version }
+        if case .tile(_, let version, _) = owned(found) { return version }
         return nil
     }
 
@@ -48,7 +48,16 @@ import Glibc
             usleep(10_000)
             found = read()
         }
-        return found
+        return owned(found)
+    }
+
+    /// `found`, its bytes copied and ended if they were lent (`.lent`: the reader is kept until
+    /// then), as a `.tile` of the same version.
+    private func owned(_ found: TileWithoutWaiting) -> TileWithoutWaiting {
+        guard case .lent(let lent, let version, let lastModified) = found else { return found }
+        defer { lent.end() }
+        guard let bytes = lent.copy() else { return .mustWait }
+        return .tile(bytes, version: version, lastModified: lastModified)
     }
 
     @Test func everyTileReadWithoutWaitingIsTheOneTileForGives() throws {
@@ -107,7 +116,9 @@ import Glibc
     /// Tiles larger than a page (their bytes in overflow pages) read whole, one after another
     /// on one reader's BLOB handle; a tile whose pages left the page cache fails the read
     /// mid-transaction, which ends it (its lock too: a writer that will not wait gets in), and
-    /// the reader reads again once a thread that may wait has read the pages back.
+    /// the reader reads again once a thread that may wait has read the pages back. (The first
+    /// tile was lent from the file mapped, whose pages the kernel keeps while they are mapped:
+    /// the last tiles' half of the file is dropped.)
     @Test func largeTilesAndAReadThatFailsMidTransaction() throws {
         let fixture = try MBTilesFixture()
         let tiles = MBTilesFixture.pyramid(0 ... 2)
@@ -116,7 +127,7 @@ import Glibc
                                                readTransactionLifetime: .seconds(3600))
         let first = tiles[0], last = tiles[tiles.count - 1]
         #expect(bytes(settled(provider, first)) == MBTilesFixture.bytes(for: first, length: 60_000))
-        try #require(PageCache.evict(path: file),
+        try #require(PageCache.evict(path: file, fromFraction: 0.5),
                      "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: last))), "its overflow pages were dropped")
         let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
@@ -137,17 +148,19 @@ import Glibc
     /// (preadv2), overflow pages lent to SQLite, values read straight from the file.
     private func counted(
         _ provider: MBTilesTileProvider, _ tile: TileCoordinate
-    ) -> (found: TileWithoutWaiting, reads: Int, lent: Int, straight: Int) {
-        var reads = 0, lent = 0, straight = 0  // by the last read only
+    ) -> (found: TileWithoutWaiting, reads: Int, lent: Int, straight: Int, valuesLent: Int) {
+        var reads = 0, lent = 0, straight = 0, valuesLent = 0  // by the last read only
         let found = settled(provider, tile) {
-            let before = (csqlite_nowait_reads(), csqlite_nowait_pages_lent(), csqlite_nowait_values_read())
+            let before = (csqlite_nowait_reads(), csqlite_nowait_pages_lent(), csqlite_nowait_values_read(),
+                          csqlite_nowait_values_lent())
             defer {
-                (reads, lent, straight) = (csqlite_nowait_reads() - before.0, csqlite_nowait_pages_lent() - before.1,
-                                           csqlite_nowait_values_read() - before.2)
+                (reads, lent, straight, valuesLent) = (
+                    csqlite_nowait_reads() - before.0, csqlite_nowait_pages_lent() - before.1,
+                    csqlite_nowait_values_read() - before.2, csqlite_nowait_values_lent() - before.3)
             }
             return provider.tileWithoutWaiting(for: TileRequest(tile: tile))
         }
-        return (found, reads, lent, straight)
+        return (found, reads, lent, straight, valuesLent)
     }
 
     /// The tiles of zooms 0 and 1, each `chainLength` bytes, in a file of pages of `pageSize`
@@ -168,24 +181,29 @@ import Glibc
 
     private let chainLength = 600_000
 
-    /// Once a read transaction holds the file's lock, a tile is read straight from the file: its
-    /// row found by walking the table's B-tree by hand, its chain of adjacent overflow pages read
-    /// in one preadv2 (up to 256 pages a call) straight into the tile's bytes, no page lent to
-    /// SQLite.
+    /// Once a read transaction holds the file's lock, a tile is found straight in the file: its
+    /// row by walking the table's B-tree by hand; then it is lent where it lies (pieces of the
+    /// file mapped read-only: no read of its chain at all) when its pieces (a page each) fit in
+    /// a lent value's, else its chain of adjacent overflow pages read in one preadv2 (up to 256
+    /// pages a call) straight into the tile's bytes; no page lent to SQLite either way.
     @Test(arguments: [512, 4096, 65536])
-    func aLongOverflowChainIsReadStraightWithFewSystemCalls(pageSize: Int) throws {
+    func aLongOverflowChainIsFoundStraightWithFewSystemCalls(pageSize: Int) throws {
         let (fixture, tiles, provider) = try chains(pageSize: pageSize, transactionLifetime: .seconds(3600))
         defer { withExtendedLifetime(fixture) {} }
         let pages = (chainLength + pageSize - 5) / (pageSize - 4)
+        let lends = pages < SQLiteConnection.lentPieceCapacity
         // The lookup of a tile not there takes the file's lock for the transaction.
         #expect(isNoTile(provider.tileWithoutWaiting(for: TileRequest(x: 0, y: 0, zoom: 5))), "the schema read first")
         for tile in tiles {
-            let (found, reads, lent, straight) = counted(provider, tile)
+            let (found, reads, lent, straight, valuesLent) = counted(provider, tile)
             let whole = bytes(found) == MBTilesFixture.bytes(for: tile, length: chainLength)  // (not printed: 600 KB)
             #expect(whole, "\(tile), pages of \(pageSize) bytes\(mustWait(found) ? ": the read would wait" : "")")
-            #expect(straight == 1 && lent == 0, "\(tile): \(straight) values read straight, \(lent) pages lent")
+            #expect(lent == 0, "\(tile): \(lent) pages lent to SQLite")
+            #expect(lends ? valuesLent == 1 && straight == 0 : valuesLent == 0 && straight == 1,
+                    "\(tile), \(pages) pages: \(valuesLent) values lent, \(straight) read straight")
             // The index (SQLite's), the file's header and the table's pages (root and leaf), then the chain.
-            #expect(reads <= 6 + (pages + 255) / 256, "\(tile): \(reads) reads for \(pages) overflow pages of \(pageSize) bytes")
+            let chainReads = lends ? 0 : (pages + 255) / 256
+            #expect(reads <= 6 + chainReads, "\(tile): \(reads) reads for \(pages) overflow pages of \(pageSize) bytes")
         }
     }
 
@@ -202,10 +220,10 @@ import Glibc
         let pages = (chainLength + pageSize - 5) / (pageSize - 4)
         let pagesARead = 1 + Int(CSQLITE_NOWAIT_READ_AHEAD_BYTES) / pageSize
         for tile in tiles {
-            let (found, reads, lent, straight) = counted(provider, tile)
+            let (found, reads, lent, straight, valuesLent) = counted(provider, tile)
             let whole = bytes(found) == MBTilesFixture.bytes(for: tile, length: chainLength)
             #expect(whole, "\(tile), pages of \(pageSize) bytes\(mustWait(found) ? ": the read would wait" : "")")
-            #expect(straight == 0, "\(tile): read before the transaction held the lock")
+            #expect(straight == 0 && valuesLent == 0, "\(tile): read before the transaction held the lock")
             // Up to four B-tree pages (index and table, root and leaf), then the chain.
             #expect(reads <= 4 + (pages + pagesARead - 1) / pagesARead,
                     "\(tile): \(reads) reads for \(pages) overflow pages of \(pageSize) bytes")
@@ -326,6 +344,42 @@ import Glibc
         let after = settled(provider, tile)
         #expect(bytes(after) == changed)
         #expect(version(after) != before)
+    }
+
+    /// A tile lent where it lies keeps its reader, and the reader's transaction with the file's
+    /// lock, until it ends, past the transaction's lifetime: no other read takes the reader, no
+    /// writer gets in, so the pages it was lent stay the tile's. Once it ends, the releaser ends
+    /// the transaction, and a writer gets in.
+    @Test func aLentTileKeepsItsReaderAndTheFileUntilItEnds() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 1, x: 1, y: 0)
+        let file = try fixture.write("lent.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1), length: 30_000)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .milliseconds(50))
+        let expected = MBTilesFixture.bytes(for: tile, length: 30_000)
+        #expect(bytes(settled(provider, tile)) == expected)
+        // The first read of a transaction goes through SQLite's BLOB handle; the next ones are lent.
+        var lent: LentTileBytes?
+        for _ in 0 ..< 200 where lent == nil {
+            if case .lent(let found, _, _) = provider.tileWithoutWaiting(for: TileRequest(tile: tile)) { lent = found }
+        }
+        let held = try #require(lent, "a tile lent")
+        #expect(held.count == expected.count && held.pieces.count > 1)
+        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))), "the one reader is kept")
+        usleep(300_000)  // six lifetimes: the releaser has come by
+        let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
+        try writer.execute("PRAGMA busy_timeout = 0")
+        let changed = MBTilesFixture.bytes(for: tile, tag: 7, length: 30_000)
+        #expect(throws: TileProviderError.self, "the lent tile's reader holds the file's shared lock") {
+            try writer.execute(update(changed))
+        }
+        #expect(writer.isBusy)
+        #expect(held.copy() == expected, "the pages lent are still the tile's")
+        #expect(held.copy(from: 29_000) == Array(expected[29_000...]))
+        held.end()
+        try writer.execute("PRAGMA busy_timeout = 5000")
+        try writer.execute(update(changed))  // in once the releaser has ended the transaction
+        #expect(bytes(settled(provider, tile)) == changed, "the reader is back, and reads the change")
     }
 
     /// A file whose pages are not in the page cache is not read on the loop; once a thread that

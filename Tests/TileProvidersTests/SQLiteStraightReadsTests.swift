@@ -79,6 +79,82 @@ import CSQLiteNoWait
         return try connection.readValueStraight(table: "t", column: "v", row: id)
     }
 
+    /// Row `id` lent where it lies (`lendValueStraight`), its pieces joined, and the same bytes
+    /// copied by `csqlite_nowait_copy_lent` from every offset tried; nil when it was not lent.
+    private func lent(_ connection: SQLiteConnection, _ id: Int64) throws -> [UInt8]? {
+        guard let (pieces, count) = try lendSettled(connection, id) else { return nil }
+        var joined: [UInt8] = []
+        for piece in pieces { joined += UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len) }
+        #expect(joined.count == count, "row \(id): the pieces add up to the value's length")
+        for offset in Set([0, 1, count / 3, count - 1, count].filter { $0 >= 0 && $0 <= count }) {
+            let copied = [UInt8](unsafeUninitializedCapacity: count - offset) { buffer, initialized in
+                let code = csqlite_nowait_copy_lent(pieces.baseAddress, Int32(pieces.count), offset, buffer.baseAddress,
+                                                    count - offset)
+                initialized = code == 0 ? count - offset : 0
+            }
+            #expect(copied.elementsEqual(joined[offset...]), "row \(id): copied from byte \(offset)")
+        }
+        return joined
+    }
+
+    /// Row `id` lent; a lend the kernel refuses for a moment is asked again (up to 2 s).
+    private func lendSettled(
+        _ connection: SQLiteConnection, _ id: Int64
+    ) throws -> (pieces: UnsafeBufferPointer<iovec>, count: Int)? {
+        for _ in 0 ..< 200 {
+            do { return try connection.lendValueStraight(table: "t", column: "v", row: id) } catch { usleep(10_000) }
+        }
+        return try connection.lendValueStraight(table: "t", column: "v", row: id)
+    }
+
+    /// Every length lent where it lies is what SQLite reads: the part in the row's cell, then
+    /// a piece an overflow page; a value in more pieces than a lent value holds is not lent.
+    @Test(arguments: [512, 1024, 4096, 65536])
+    func everyLengthLendsAsSQLiteReadsIt(pageSize: Int) throws {
+        let fixture = try MBTilesFixture()
+        let lengths = Self.lengths(pageSize: pageSize)
+        let rows = lengths.enumerated().map { (Int64($0.offset * 3 - 5), $0.element) }
+        let file = try write(fixture, "lengths.db", pageSize: pageSize, rows: rows)
+        let connection = try reader(file)
+        let before = csqlite_nowait_values_lent()
+        var expectedLent = 0
+        for (id, length) in rows {
+            let pieces = 2 + length / (pageSize - 4)  // at most: the cell's part, and a piece a page
+            let bytes = try lent(connection, id)
+            if pieces <= SQLiteConnection.lentPieceCapacity {
+                expectedLent += 1
+                let same = bytes == Self.value(row: Int(id), length: length)
+                #expect(same, "row \(id), \(length) bytes, pages of \(pageSize)")
+            } else if let bytes {
+                #expect(bytes == Self.value(row: Int(id), length: length), "row \(id): lent whole though long")
+                expectedLent += 1
+            }
+        }
+        #expect(csqlite_nowait_values_lent() - before == expectedLent)
+    }
+
+    /// A file cut short under a lent value (a `truncate` by something other than SQLite, which
+    /// never shortens a file another connection holds a lock on): copying it faults, and the
+    /// fault is turned into a failed copy, not a signal that ends the process.
+    @Test func aLentValueWhoseFileIsCutShortFailsToCopy() throws {
+        let fixture = try MBTilesFixture()
+        let file = try write(fixture, "cut.db", pageSize: 4096, rows: [(1, 200_000)])
+        let connection = try reader(file)
+        let found = try #require(try lendSettled(connection, 1))
+        #expect(found.count == 200_000)
+        try #require(truncate(file, 4096) == 0)
+        let faults = csqlite_nowait_faults_caught()
+        let copied = [UInt8](unsafeUninitializedCapacity: found.count) { buffer, initialized in
+            #expect(csqlite_nowait_copy_lent(found.pieces.baseAddress, Int32(found.pieces.count), 0, buffer.baseAddress,
+                                             found.count) == -1)
+            initialized = 0
+        }
+        #expect(copied.isEmpty)
+        #expect(csqlite_nowait_faults_caught() - faults == 1, "the fault caught")
+        let after = try? connection.lendValueStraight(table: "t", column: "v", row: 1)
+        #expect(after == nil, "the row's pages are past the file's end now: not lent")
+    }
+
     @Test(arguments: [512, 1024, 4096, 65536])
     func everyLengthReadsAsSQLiteReadsIt(pageSize: Int) throws {
         let fixture = try MBTilesFixture()
@@ -126,8 +202,11 @@ import CSQLiteNoWait
         for file in [jumping, reserved] {
             let connection = try reader(file)
             for id in Int64(1) ... 21 {
-                let same = try straight(connection, id) == sqlite(file, id)
+                let expected = try sqlite(file, id)
+                let same = try straight(connection, id) == expected
                 #expect(same, "row \(id) of \(file)")
+                let lentSame = try lent(connection, id) == expected
+                #expect(lentSame, "row \(id) of \(file), lent")
             }
         }
     }
@@ -210,6 +289,12 @@ import CSQLiteNoWait
                 compared += 1
                 let same = read == expected
                 #expect(same, "row \(id), page \(page) damaged (trial \(trial))")
+                if let lent = try? connection.lendValueStraight(table: "t", column: "v", row: id) {
+                    var joined: [UInt8] = []
+                    for piece in lent.pieces { joined += UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len) }
+                    let lentSame = joined == expected
+                    #expect(lentSame, "row \(id) lent, page \(page) damaged (trial \(trial))")
+                }
             }
         }
         #expect(compared > rows.count, "rows read both ways: \(compared)")

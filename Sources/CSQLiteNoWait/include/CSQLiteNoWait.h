@@ -1,6 +1,8 @@
 #ifndef CSQLITE_NOWAIT_H
 #define CSQLITE_NOWAIT_H
 
+struct iovec;
+
 /// A SQLite VFS for readers on an event loop: the default "unix" VFS, except that it never
 /// waits on a disk. A read the page cache cannot give whole (preadv2 with RWF_NOWAIT answers
 /// EAGAIN) fails with SQLITE_IOERR_READ, a check for a journal whose path is not in the
@@ -56,6 +58,32 @@ long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, long long
 /// Reads the value `csqlite_nowait_find_value` found (its length, no more) into `out`, a chain of
 /// adjacent overflow pages in one preadv2 straight into it: 0, WOULD_WAIT or ASK_SQLITE.
 int csqlite_nowait_read_value(struct NoWaitFile *file, void *out);
+
+/// Lends the value `csqlite_nowait_find_value` found where it lies, in the file mapped
+/// read-only (the file is mapped on first use, and again when it grew): its bytes in the row's
+/// cell, then in each overflow page, as up to `capacity` pieces in `pieces`, each overflow
+/// page checked to be in the page cache (mincore) before any of it is touched, so nothing
+/// waits on a disk. The pieces stay valid while the file's lock is held and no other value is
+/// found on this file: whoever sends them (writev) or copies them (`csqlite_nowait_copy_lent`)
+/// must be done before either. The number of pieces; WOULD_WAIT when a page is not in the page
+/// cache; ASK_SQLITE when there is no lock, no value found, more pieces than `capacity`, a chain
+/// that ends early or runs past the file, or no mapping.
+int csqlite_nowait_lend_value(struct NoWaitFile *file, struct iovec *pieces, int capacity);
+
+/// Unmaps what `csqlite_nowait_lend_value` mapped (the next lend maps the file again), so its
+/// pages are not held mapped by an idle reader. Only while no lent value is in use.
+void csqlite_nowait_unmap(struct NoWaitFile *file);
+
+/// Copies `count` bytes of `pieces` (of which there are `piece_count`), from byte `skip` of
+/// them on, into `out`: 0; -1 when the mapping could not give them all (a file cut short under
+/// it by something other than SQLite: the fault is caught, SIGBUS turned into this answer).
+int csqlite_nowait_copy_lent(const struct iovec *pieces, int piece_count, long skip, void *out, long count);
+
+/// For tests: how many values the calling thread lent with `csqlite_nowait_lend_value`.
+long csqlite_nowait_values_lent(void);
+
+/// For tests: how many faults in guarded reads of a mapping the calling thread turned into errors.
+long csqlite_nowait_faults_caught(void);
 
 /// For tests: how many values the calling thread read with `csqlite_nowait_read_value`.
 long csqlite_nowait_values_read(void);

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One version of an MBTiles file, opened and checked: its metadata, a pool of read-only
 /// connections, and connections for readers that must not wait (event loops), which read only
 /// what the page cache holds (`SQLiteConnection.Mode.readOnlyWithoutWaiting`).
@@ -73,10 +79,13 @@ final class MBTilesDatabase: Sendable {
     }
 
     /// `lookup` on a connection that never waits: `.mustWait` when none is free, or when the
-    /// read needs the disk, a lock another process holds, or fails in any other way.
+    /// read needs the disk, a lock another process holds, or fails in any other way. A tile read
+    /// by row id is lent where it lies in the file when it can be (`.lent`: the connection is
+    /// kept, its transaction open, until the lent bytes end), else copied.
     func lookupWithoutWaiting(zoom: Int, column: Int, row: Int) -> TileWithoutWaiting {
-        let found = readersWithoutWaiting.read { [tilesHaveRowIDs] (connection) throws(TileProviderError) -> TileWithoutWaiting in
-            let bytes: [UInt8]
+        let found = readersWithoutWaiting.lend {
+            [tilesHaveRowIDs] (connection, keep) throws(TileProviderError) -> TileWithoutWaiting in
+            let bytes: Found
             let dataVersion: UInt32
             if tilesHaveRowIDs {
                 guard let found = try Self.blobByRowID(zoom: zoom, column: column, row: row, on: connection) else {
@@ -85,14 +94,28 @@ final class MBTilesDatabase: Sendable {
                 (bytes, dataVersion) = found
             } else {
                 guard let tile = try Self.tile(zoom: zoom, column: column, row: row, on: connection) else { return .noTile }
-                bytes = tile
+                bytes = .copied(tile)
                 // Within the reader's transaction, after the read: the version of the bytes just read.
                 dataVersion = connection.dataVersion
             }
             let version = TileContentVersion(file: identity, reader: connection.serial, dataVersion: dataVersion)
-            return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
+            switch bytes {
+            case .copied(let bytes):
+                return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
+            case .lent(let pieces, let count):
+                let lent = LentTileBytes(pieces: pieces, count: count, lease: keep())
+                return .lent(lent, version: version, lastModified: identity.modifiedSeconds)
+            }
         }
         return found ?? .mustWait
+    }
+
+    /// A tile's bytes as a read without waiting found them.
+    private enum Found {
+        case copied([UInt8])
+        /// Where they lie in the file, valid while the connection's transaction lasts and it
+        /// finds no other value (`SQLiteConnection.lendValueStraight`).
+        case lent(UnsafeBufferPointer<iovec>, count: Int)
     }
 
     /// The tile's bytes read straight from its row's blob, and the data version they were read
@@ -101,15 +124,18 @@ final class MBTilesDatabase: Sendable {
     /// The reader's transaction stays open, so its BLOB handle does too.
     private static func blobByRowID(
         zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
-    ) throws(TileProviderError) -> (bytes: [UInt8], dataVersion: UInt32)? {
+    ) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32)? {
         // The blob, then the version (current once the read holds the lock): straight from the
-        // file once the transaction holds the lock, else (and for what that reader leaves to
-        // SQLite) through the BLOB handle.
-        func read(_ rowID: Int64) throws(TileProviderError) -> (bytes: [UInt8], dataVersion: UInt32) {
-            if let bytes = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID) {
-                return (bytes, connection.dataVersion)
+        // file once the transaction holds the lock (lent where it lies, or else copied), else
+        // (and for what that reader leaves to SQLite) through the BLOB handle.
+        func read(_ rowID: Int64) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32) {
+            if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID) {
+                return (.lent(lent.pieces, count: lent.count), connection.dataVersion)
             }
-            return (try connection.readBlob(table: "tiles", column: "tile_data", row: rowID), connection.dataVersion)
+            if let bytes = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID) {
+                return (.copied(bytes), connection.dataVersion)
+            }
+            return (.copied(try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)), connection.dataVersion)
         }
         let key = rowKey(zoom: zoom, column: column, row: row)
         let remembered = connection.rememberedRowIDs

@@ -39,6 +39,36 @@ extension SQLiteConnection {
         return code == 0 ? bytes : nil
     }
 
+    /// `readValueStraight`'s value lent where it lies instead of copied
+    /// (`csqlite_nowait_lend_value`): pieces of the file mapped read-only, each page checked to be
+    /// in the page cache, and the value's length. The pieces stay valid while this connection's
+    /// read transaction lasts and it finds no other value: whoever holds them must keep the
+    /// connection to itself meanwhile (`SQLiteReadersWithoutWaiting.lend`). Nil when that
+    /// reader leaves the value to be read (as `readValueStraight`, or a value in more pieces
+    /// than `lentPieceCapacity`); throws when a page is not in the page cache.
+    func lendValueStraight(
+        table: String, column: String, row: Int64
+    ) throws(TileProviderError) -> (pieces: UnsafeBufferPointer<iovec>, count: Int)? {
+        guard let file = straightFile, let (root, index) = try straightPlace(table: table, column: column) else { return nil }
+        let count = csqlite_nowait_find_value(file, root, row, index)
+        if count == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
+        guard count >= 0 else { return nil }
+        let pieces = csqlite_nowait_lend_value(file, lentPieces.baseAddress, Int32(lentPieces.count))
+        if pieces == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
+        guard pieces >= 0 else { return nil }
+        return (UnsafeBufferPointer(rebasing: lentPieces[..<Int(pieces)]), count)
+    }
+
+    /// Unmaps the file `lendValueStraight` lends from (mapped again at the next lend). Only while
+    /// nothing it lent is in use.
+    func unmapLentValues() {
+        if let file = straightFile { csqlite_nowait_unmap(file) }
+    }
+
+    /// Pieces a lent value may have, at most: values up to about 2 MB in 4 KiB pages (one piece
+    /// a page), within what one `writev` takes (IOV_MAX, 1024) beside an answer's head.
+    static let lentPieceCapacity = 512
+
     /// `table`'s root page and `column`'s index in its records at the current data version:
     /// found by a query when the version (or the table or column) changed since last asked.
     private func straightPlace(table: String, column: String) throws(TileProviderError) -> (root: UInt32, index: Int32)? {

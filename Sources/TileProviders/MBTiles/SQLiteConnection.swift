@@ -4,6 +4,8 @@ import Synchronization
 #if os(Linux)
 import CLinux
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One SQLite connection (RAII: closed when released), with its prepared statements kept for reuse.
@@ -43,6 +45,8 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The no-wait VFS's file of the database, which `readValueStraight` reads (found once: it
     /// lives as long as the connection); nil on a connection of another mode.
     let straightFile: OpaquePointer?
+    /// Where `lendValueStraight` puts a lent value's pieces (empty on a connection of another mode).
+    let lentPieces: UnsafeMutableBufferPointer<iovec>
     private static let opened = Atomic<UInt64>(0)
 
     /// How long a reader waits for a writer's lock before giving up with `SQLITE_BUSY`.
@@ -74,6 +78,7 @@ final class SQLiteConnection: @unchecked Sendable {
         self.serial = Self.opened.add(1, ordering: .relaxed).newValue
         self.readsWithoutWaiting = mode == .readOnlyWithoutWaiting
         self.straightFile = mode == .readOnlyWithoutWaiting ? csqlite_nowait_file(db) : nil
+        lentPieces = .allocate(capacity: mode == .readOnlyWithoutWaiting ? Self.lentPieceCapacity : 0)
         sqlite3_busy_timeout(db, mode == .readOnlyWithoutWaiting ? 0 : Self.busyTimeoutMilliseconds)
         if mode == .readOnlyWithoutWaiting {
             // SQLite's mapped-page path, through which the VFS lends the pages of a blob it has
@@ -123,6 +128,7 @@ final class SQLiteConnection: @unchecked Sendable {
         blob = nil
         statements.removeAll()  // finalize statements before closing
         sqlite3_close_v2(handle)
+        lentPieces.deallocate()
     }
 
     /// Runs `body` with the statement for `sql`, prepared once per connection and reused.

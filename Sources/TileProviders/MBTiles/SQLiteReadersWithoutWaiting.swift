@@ -16,27 +16,37 @@ import CLinux
 /// elsewhere is seen here that much later. A failed read ends its transaction at once.
 /// A reader is taken with a try-lock, the thread's own first: a read never blocks on another.
 final class SQLiteReadersWithoutWaiting: Sendable {
-    private struct Reader {
+    fileprivate struct Reader {
         let connection: SQLiteConnection
         /// When its read transaction began; nil when it has none.
         var transactionBegan: ContinuousClock.Instant?
+        /// When it was last taken for a read.
+        var lastRead: ContinuousClock.Instant?
     }
 
     /// A reader and the flag that lends it to one thread at a time. A compare-and-swap, not a
     /// `Mutex`: a `Mutex` that is held answers `withLockIfAvailable` with a system call
     /// (FUTEX_TRYLOCK_PI), and a taken reader is the common case for the thread that must then
     /// try the next.
-    private final class Slot: @unchecked Sendable {
+    final class Slot: @unchecked Sendable {
         private let taken = Atomic<Bool>(false)
         /// Touched only by the thread that took the slot.
-        private var reader: Reader
+        fileprivate var reader: Reader
 
-        init(_ connection: SQLiteConnection) { reader = Reader(connection: connection) }
+        fileprivate init(_ connection: SQLiteConnection) { reader = Reader(connection: connection) }
+
+        /// Whether this thread took the slot (no other thread has it).
+        fileprivate func take() -> Bool {
+            taken.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        }
+
+        /// Gives the taken slot back.
+        fileprivate func give() { taken.store(false, ordering: .releasing) }
 
         /// `body` on the reader if no other thread has it; nil if one has.
-        func withReaderIfFree<Result>(_ body: (inout Reader) -> Result) -> Result? {
-            guard taken.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return nil }
-            defer { taken.store(false, ordering: .releasing) }
+        fileprivate func withReaderIfFree<Result>(_ body: (inout Reader) -> Result) -> Result? {
+            guard take() else { return nil }
+            defer { give() }
             return body(&reader)
         }
     }
@@ -79,31 +89,50 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// `body` on a free reader, in its read transaction (begun now if it has none, or had one
     /// older than `transactionLifetime`); nil when every reader is busy or `body` failed.
     func read<Result>(_ body: (SQLiteConnection) throws(TileProviderError) -> Result) -> Result? {
+        lend { (connection, _) throws(TileProviderError) in try body(connection) }
+    }
+
+    /// `read`, whose `body` may keep the reader after it returns: `keep()` gives a lease that
+    /// holds the reader (taken, so no other thread reads with it, and its transaction open, so
+    /// the file's lock is held and the file does not change) until the lease ends
+    /// (`SQLiteReaderLease.end()`, or its release). Meanwhile the releaser leaves it alone, and
+    /// other reads take another reader, or none. For what `body` lends out of the file.
+    func lend<Result>(
+        _ body: (SQLiteConnection, _ keep: () -> SQLiteReaderLease) throws(TileProviderError) -> Result
+    ) -> Result? {
         guard !slots.isEmpty else { return nil }
         let first = Self.threadIndex % slots.count
         for offset in 0 ..< slots.count {
             let slot = slots[(first + offset) % slots.count]
-            let outcome = slot.withReaderIfFree { reader -> Result? in
-                let now = ContinuousClock.now
-                Self.endTransaction(of: &reader, ifBegunBefore: now - transactionLifetime)
-                do throws(TileProviderError) {
-                    if reader.transactionBegan == nil {
-                        try reader.connection.withStatement("BEGIN") { (statement) throws(TileProviderError) in
-                            _ = try statement.step()
-                        }
-                        reader.transactionBegan = now
-                        armReleaser()
+            guard slot.take() else { continue }
+            var lease: SQLiteReaderLease?
+            let now = ContinuousClock.now
+            slot.reader.lastRead = now
+            Self.endTransaction(of: &slot.reader, ifBegunBefore: now - transactionLifetime)
+            var outcome: Result?
+            do throws(TileProviderError) {
+                if slot.reader.transactionBegan == nil {
+                    try slot.reader.connection.withStatement("BEGIN") { (statement) throws(TileProviderError) in
+                        _ = try statement.step()
                     }
-                    return try body(reader.connection)
-                } catch {
-                    // A failed read (a page not in the page cache, a lock held elsewhere) may
-                    // leave SQLite's transaction rolled back but its lock held by the BLOB
-                    // handle: end both now, not at the next read.
-                    Self.endTransaction(of: &reader)
-                    return nil
+                    slot.reader.transactionBegan = now
+                    armReleaser()
                 }
+                outcome = try body(slot.reader.connection) {
+                    if let lease { return lease }
+                    let made = SQLiteReaderLease(slot)
+                    lease = made
+                    return made
+                }
+            } catch {
+                // A failed read (a page not in the page cache, a lock held elsewhere) may
+                // leave SQLite's transaction rolled back but its lock held by the BLOB
+                // handle: end both now, not at the next read.
+                Self.endTransaction(of: &slot.reader)
             }
-            if let taken = outcome { return taken }  // nil: busy; .some(nil): taken, failed
+            // A lease gives the slot back when it ends; without one, it goes back now.
+            if lease == nil { slot.give() }
+            return outcome  // nil: taken, failed
         }
         return nil
     }
@@ -118,7 +147,8 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     }
 
     /// The releaser's handler: ends each free reader's transaction that is `transactionLifetime`
-    /// old; if any stays open (a younger one, or one whose reader was busy), arms again.
+    /// old, and unmaps what a reader no read took for that long lent values from; if any
+    /// transaction stays open (a younger one, or one whose reader was busy), arms again.
     private func endTransactionsNoReadEnded() {
         releaserArmed.store(false, ordering: .releasing)
         let deadline = ContinuousClock.now - transactionLifetime
@@ -126,6 +156,13 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         for slot in slots {
             let open = slot.withReaderIfFree { reader -> Bool in
                 Self.endTransaction(of: &reader, ifBegunBefore: deadline)
+                // A reader no read took for as long lets its mapping of the file go too: the
+                // pages it holds mapped (counted in the process's RSS) can then be dropped like
+                // any page cache. (A busy one keeps it: mapping pages again costs a fault each.)
+                if let lastRead = reader.lastRead, lastRead < deadline {
+                    reader.connection.unmapLentValues()
+                    reader.lastRead = nil
+                }
                 return reader.transactionBegan != nil
             }
             stillOpen = stillOpen || open ?? true
@@ -159,4 +196,22 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         0
         #endif
     }
+}
+
+/// A reader of `SQLiteReadersWithoutWaiting` kept past a read (`lend`), with its read
+/// transaction: given back when the lease ends, or is released. Ended on the thread that took
+/// it, or anywhere once nothing it lent is in use.
+final class SQLiteReaderLease: @unchecked Sendable {
+    private let slot: SQLiteReadersWithoutWaiting.Slot
+    private let ended = Atomic<Bool>(false)
+
+    fileprivate init(_ slot: SQLiteReadersWithoutWaiting.Slot) { self.slot = slot }
+
+    /// Gives the reader back (once; later calls do nothing).
+    func end() {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        slot.give()
+    }
+
+    deinit { end() }
 }

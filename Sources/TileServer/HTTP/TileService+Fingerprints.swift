@@ -1,4 +1,5 @@
 import TileHTTP
+import TileProviders
 
 extension TileService {
     /// The body of a tile answered by its fingerprint, attached to each answer.
@@ -7,11 +8,14 @@ extension TileService {
         case file(HTTPFileBody)
         /// Bytes read for this answer.
         case bytes([UInt8])
+        /// Bytes lent for this answer where they lie (an MBTiles file's pages).
+        case lent(LentTileBytes)
 
         var count: Int {
             switch self {
             case .file(let file): return file.count
             case .bytes(let bytes): return bytes.count
+            case .lent(let lent): return lent.count
             }
         }
     }
@@ -34,6 +38,7 @@ extension TileService {
                 switch body {
                 case .file(let file): response.file = file
                 case .bytes(let bytes): response.body = bytes
+                case .lent(let lent): response.lent = lent
                 }
             }
             return response
@@ -44,6 +49,10 @@ extension TileService {
         switch body {
         case .file(let file): return prepared.sendingFile(file)
         case .bytes(let bytes): return prepared.sending(bytes)
+        case .lent(let lent): return prepared.sending(lent: lent)
         }
     }
 }
+
+/// A lent tile is sent as a lent body: its pieces handed to `writev`, ended once sent or copied.
+extension LentTileBytes: HTTPLentBody {}

@@ -91,7 +91,7 @@ extension TileService {
         if all[.host] == nil { all.add(.host, "localhost:8080") }
         let request = try HTTPRequest(method: .get, target: target, headers: all)
         let (route, early) = classify(request)
-        return early ?? answerWithoutWaiting(request, route)
+        return (early ?? answerWithoutWaiting(request, route)).map(\.sent)
     }
 }
 
@@ -99,6 +99,18 @@ extension HTTPResponse {
     /// The body bytes as the connection sends them: from the body's file (a tile file, or the
     /// memory cache's body arena) when it has one, else `body`.
     var sentBody: [UInt8] { file?.read() ?? body }
+
+    /// The answer as the connection sends it, a lent body (an MBTiles tile's pages) copied into
+    /// `body` and ended, as the connection ends it once it is sent: a lent body keeps its
+    /// reader, and the file's lock, until it ends.
+    var sent: HTTPResponse {
+        guard let lent else { return self }
+        defer { lent.end() }
+        var sent = self
+        sent.lent = nil
+        sent.body = lent.copy(from: 0) ?? []
+        return sent
+    }
 }
 
 /// A real server of ours on a loopback port, stopped by `stop()`.

@@ -1,0 +1,240 @@
+#define _GNU_SOURCE
+#include "CSQLiteNoWait.h"
+
+#include <string.h>
+#include <sys/uio.h>
+
+#ifdef __linux__
+#include "nowait_file.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// A row's value lent where it lies in the file, mapped read-only, instead of read into memory
+// of the process: whoever answers with it hands the pieces to writev, and the kernel copies the
+// page cache's bytes into the socket, once (a read, then a write of what it read, copies them
+// twice). The same B-tree walk as nowait_row.c finds the value; its overflow chain is followed
+// in the mapping.
+//
+// Two things a mapping does that a read does not, and what is done about them:
+// - Touching a page that is not in the page cache waits for the disk. Each run of overflow
+//   pages is checked with mincore before any of it is touched; a page not there makes the
+//   value WOULD_WAIT, as a read would.
+// - Touching a page past the end of a file cut short raises SIGBUS. SQLite never shortens the
+//   file while the lock is held, but something else may (a `cp` over it, a `truncate`). The
+//   reads of the mapping made here (the chain's links, a lent value's copy) run guarded: the
+//   fault jumps back to the read, which fails. writev from such a page fails with EFAULT, not a
+//   signal.
+
+static _Thread_local long values_lent;
+static _Thread_local long faults_caught;
+
+long csqlite_nowait_values_lent(void) { return values_lent; }
+long csqlite_nowait_faults_caught(void) { return faults_caught; }
+
+// MARK: Guarded reads
+
+/// Where a guarded read on this thread jumps to when it faults; null outside one.
+static __attribute__((tls_model("initial-exec"))) _Thread_local sigjmp_buf *volatile guard;
+/// The SIGBUS action before ours: a fault outside a guarded read is handed to it.
+static struct sigaction earlier;
+
+static void on_bus(int signal, siginfo_t *info, void *context) {
+    (void)signal; (void)info; (void)context;
+    sigjmp_buf *jump = guard;
+    if (jump != 0) {
+        guard = 0;
+        siglongjmp(*jump, 1);
+    }
+    // Not ours: the earlier action back, and the faulting instruction runs again into it.
+    sigaction(SIGBUS, &earlier, 0);
+}
+
+void nowait_guard_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_bus;
+    sigemptyset(&action.sa_mask);
+    // SA_NODEFER: the jump out leaves SIGBUS unblocked (sigsetjmp does not save the mask, which
+    // would cost a system call per guarded read).
+    action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigaction(SIGBUS, &action, &earlier);
+}
+
+int csqlite_nowait_copy_lent(const struct iovec *pieces, int piece_count, long skip, void *out, long count) {
+    sigjmp_buf jump;
+    if (sigsetjmp(jump, 0) != 0) {
+        faults_caught++;
+        return -1;
+    }
+    guard = &jump;
+    unsigned char *to = out;
+    for (int index = 0; index < piece_count && count > 0; index++) {
+        long length = (long)pieces[index].iov_len;
+        if (skip >= length) {
+            skip -= length;
+            continue;
+        }
+        long take = length - skip < count ? length - skip : count;
+        memcpy(to, (const unsigned char *)pieces[index].iov_base + skip, (size_t)take);
+        to += take;
+        count -= take;
+        skip = 0;
+    }
+    guard = 0;
+    return count == 0 ? 0 : -1;
+}
+
+/// The first `pages` links of the chain's run from `from` (one a page, `page_size` apart) into
+/// `links`: 0, or -1 when the mapping faulted.
+static int read_links(const unsigned char *from, long page_size, long pages, unsigned *links) {
+    sigjmp_buf jump;
+    if (sigsetjmp(jump, 0) != 0) {
+        faults_caught++;
+        return -1;
+    }
+    guard = &jump;
+    for (long index = 0; index < pages; index++) {
+        const unsigned char *link = from + index * page_size;
+        links[index] = (unsigned)link[0] << 24 | (unsigned)link[1] << 16 | (unsigned)link[2] << 8 | link[3];
+    }
+    guard = 0;
+    return 0;
+}
+
+// MARK: The mapping
+
+void nowait_unmap(NoWaitFile *file) {
+    if (file->map != 0) munmap((void *)file->map, (size_t)file->mapped);
+    file->map = 0;
+    file->mapped = 0;
+}
+
+void csqlite_nowait_unmap(NoWaitFile *file) {
+    if (file != 0) nowait_unmap(file);
+}
+
+/// Maps the file (again) when the mapping does not reach `end`: 0, or ASK_SQLITE when the file
+/// does not reach it either, or cannot be mapped. Only while no value lent from the old
+/// mapping is still in use (the caller holds the file's connection, which lends one at a time).
+static int map_through(NoWaitFile *self, long end) {
+    if (end <= self->mapped) return 0;
+    struct stat status;
+    if (fstat(self->fd, &status) != 0 || status.st_size < end) return CSQLITE_NOWAIT_ASK_SQLITE;
+    nowait_unmap(self);
+    void *map = mmap(0, (size_t)status.st_size, PROT_READ, MAP_SHARED, self->fd, 0);
+    if (map == MAP_FAILED) return CSQLITE_NOWAIT_ASK_SQLITE;
+    self->map = map;
+    self->mapped = status.st_size;
+    return 0;
+}
+
+/// Whether every page of the `count` bytes at `from` in the mapping is in the page cache.
+static int resident(const unsigned char *map, long from, long count) {
+    static long system_page;
+    if (system_page == 0) system_page = sysconf(_SC_PAGESIZE);
+    uintptr_t start = ((uintptr_t)(map + from)) & ~(uintptr_t)(system_page - 1);
+    uintptr_t end = (uintptr_t)(map + from + count);
+    unsigned char states[256];
+    while (start < end) {
+        long pages = (long)((end - start + (uintptr_t)system_page - 1) / (uintptr_t)system_page);
+        if (pages > (long)sizeof states) pages = (long)sizeof states;
+        if (mincore((void *)start, (size_t)(pages * system_page), states) != 0) return 0;
+        for (long index = 0; index < pages; index++)
+            if ((states[index] & 1) == 0) return 0;
+        start += (uintptr_t)(pages * system_page);
+    }
+    return 1;
+}
+
+/// Pages of a chain looked at together, at most (one mincore and one guarded read of links).
+#define RUN_PAGES 256
+
+int csqlite_nowait_lend_value(NoWaitFile *self, struct iovec *pieces, int capacity) {
+    if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || self->rows.value_count < 0)
+        return CSQLITE_NOWAIT_ASK_SQLITE;
+    RowPages *rows = &self->rows;
+    long start = rows->value_at, end = rows->value_at + rows->value_count;  // in the payload
+    long local = rows->local_count;
+    long done = 0;  // bytes of the value lent
+    int count = 0;
+    if (start < local && start < end) {
+        if (capacity < 1) return CSQLITE_NOWAIT_ASK_SQLITE;
+        done = (end < local ? end : local) - start;
+        // The cell's page, held by the row reader until it reads another page.
+        pieces[count++] = (struct iovec){(void *)(rows->cell_page + rows->local_at + start), (size_t)done};
+    }
+    long page_size = rows->page_size;
+    long data = rows->usable - OVERFLOW_LINK_BYTES;
+    unsigned number = rows->first_overflow;
+    long at = local;  // where page `number`'s bytes start in the payload
+    while (start + done < end) {
+        if (number == 0) return CSQLITE_NOWAIT_ASK_SQLITE;  // the chain ends early
+        // A run of pages from `number` on, as if the chain went on through adjacent pages.
+        long pages = (end - at + data - 1) / data;
+        if (pages > RUN_PAGES) pages = RUN_PAGES;
+        long from = (long)(number - 1) * page_size;
+        int code = map_through(self, from + pages * page_size);
+        if (code != 0) {
+            // The run may go past the file's end where the chain does not: only its first page.
+            pages = 1;
+            code = map_through(self, from + page_size);
+            if (code != 0) return code;
+        }
+        if (!resident(self->map, from, pages * page_size)) return CSQLITE_NOWAIT_WOULD_WAIT;
+        unsigned links[RUN_PAGES];
+        if (read_links(self->map + from, page_size, pages, links) != 0) return CSQLITE_NOWAIT_ASK_SQLITE;
+        long kept = 0;  // pages after the first that follow it in the chain
+        while (kept < pages - 1 && links[kept] == number + (unsigned)kept + 1) kept++;
+        for (long index = 0; index <= kept; index++) {
+            long page_at = at + index * data;
+            long skip = start + done > page_at ? start + done - page_at : 0;  // bytes before the value
+            if (skip >= data) continue;
+            long take = end - (page_at + skip);
+            if (take > data - skip) take = data - skip;
+            if (take <= 0) break;
+            if (count == capacity) return CSQLITE_NOWAIT_ASK_SQLITE;
+            pieces[count++] = (struct iovec){
+                (void *)(self->map + from + index * page_size + OVERFLOW_LINK_BYTES + skip), (size_t)take};
+            done += take;
+        }
+        at += (kept + 1) * data;
+        number = links[kept];
+    }
+    rows->value_count = -1;
+    values_lent++;
+    return count;
+}
+
+#else
+
+int csqlite_nowait_lend_value(struct NoWaitFile *file, struct iovec *pieces, int capacity) {
+    (void)file; (void)pieces; (void)capacity;
+    return CSQLITE_NOWAIT_ASK_SQLITE;
+}
+
+int csqlite_nowait_copy_lent(const struct iovec *pieces, int piece_count, long skip, void *out, long count) {
+    const unsigned char *from;
+    unsigned char *to = out;
+    for (int index = 0; index < piece_count && count > 0; index++) {
+        long length = (long)pieces[index].iov_len;
+        if (skip >= length) { skip -= length; continue; }
+        long take = length - skip < count ? length - skip : count;
+        from = (const unsigned char *)pieces[index].iov_base + skip;
+        memcpy(to, from, (size_t)take);
+        to += take;
+        count -= take;
+        skip = 0;
+    }
+    return count == 0 ? 0 : -1;
+}
+
+void csqlite_nowait_unmap(struct NoWaitFile *file) { (void)file; }
+long csqlite_nowait_values_lent(void) { return 0; }
+long csqlite_nowait_faults_caught(void) { return 0; }
+
+#endif
