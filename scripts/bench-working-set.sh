@@ -138,6 +138,8 @@ for list in uniform zipf; do
             "$(awk -v a="$before" -v b="$after" -v r="${v[rps]}" -v d="$DURATION" 'BEGIN { print (b - a) * 1e6 / (r * d) }')" "$errors"
     done
     rss=$(awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$TL_PID/status")
+    anon=$(awk '/^RssAnon/ { print int($2 / 1024) }' "/proc/$TL_PID/status")
+    mapped=$(awk '/^RssFile/ { print int($2 / 1024) }' "/proc/$TL_PID/status")
     cached=$(curl -fs "http://127.0.0.1:$TL_PORT/metrics" | awk '/^tilelayer_cache_bytes / { print int($2 / 1048576) }')
-    echo "         tilelayer after $list: RSS $rss MiB (process memory) + memory cache $cached MiB (bodies in the memory-file arena, charged to the cgroup, not in RSS)"
+    echo "         tilelayer after $list: RSS $rss MiB: $anon MiB process memory, $mapped MiB page cache mapped (the MBTiles file, lent from by its readers, each mapping counted); + memory cache $cached MiB (bodies in the memory-file arena, charged to the cgroup, not in RSS)"
 done

@@ -376,10 +376,38 @@ import Glibc
         #expect(writer.isBusy)
         #expect(held.copy() == expected, "the pages lent are still the tile's")
         #expect(held.copy(from: 29_000) == Array(expected[29_000...]))
+        #expect(isMapped(file), "lent from the file mapped")
         held.end()
         try writer.execute("PRAGMA busy_timeout = 5000")
         try writer.execute(update(changed))  // in once the releaser has ended the transaction
         #expect(bytes(settled(provider, tile)) == changed, "the reader is back, and reads the change")
+        // A later read in the same transaction: the reader is idle a lifetime after it, not
+        // after the transaction began.
+        usleep(30_000)
+        #expect(bytes(settled(provider, tile)) == changed)
+        // Idle for a lifetime, the reader lets the mapping go (its pages count in the RSS).
+        var mapped = true
+        for _ in 0 ..< 200 where mapped {
+            usleep(10_000)
+            mapped = isMapped(file)
+        }
+        #expect(!mapped, "unmapped once the reader is idle")
+    }
+
+    /// Whether this process maps `file` (/proc/self/maps names each mapped file; read with
+    /// read(2): it says its size is 0).
+    private func isMapped(_ file: String) -> Bool {
+        let descriptor = open("/proc/self/maps", O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var maps: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            maps += chunk[..<n]
+        }
+        return String(decoding: maps, as: UTF8.self).split(separator: "\n").contains { $0.hasSuffix(" " + file) }
     }
 
     /// A file whose pages are not in the page cache is not read on the loop; once a thread that

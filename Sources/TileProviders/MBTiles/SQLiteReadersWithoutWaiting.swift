@@ -148,7 +148,8 @@ final class SQLiteReadersWithoutWaiting: Sendable {
 
     /// The releaser's handler: ends each free reader's transaction that is `transactionLifetime`
     /// old, and unmaps what a reader no read took for that long lent values from; if any
-    /// transaction stays open (a younger one, or one whose reader was busy), arms again.
+    /// transaction stays open (a younger one, or one whose reader was busy) or a reader read
+    /// lately (its mapping is let go once it is idle), arms again.
     private func endTransactionsNoReadEnded() {
         releaserArmed.store(false, ordering: .releasing)
         let deadline = ContinuousClock.now - transactionLifetime
@@ -163,7 +164,8 @@ final class SQLiteReadersWithoutWaiting: Sendable {
                     reader.connection.unmapLentValues()
                     reader.lastRead = nil
                 }
-                return reader.transactionBegan != nil
+                // Come by again while a transaction is open or a mapping may be held.
+                return reader.transactionBegan != nil || reader.lastRead != nil
             }
             stillOpen = stillOpen || open ?? true
         }
