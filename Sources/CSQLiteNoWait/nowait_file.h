@@ -100,4 +100,15 @@ void nowait_unmap(NoWaitFile *file);
 /// (nowait_map.c); once, when the VFS is registered.
 void nowait_guard_install(void);
 
+/// Where a fault in a read of the mapping on this thread jumps to (set after a `sigsetjmp(jump,
+/// 0)` that returned 0; null when the guarded reads are done). A fault clears it.
+void nowait_guard(void *jump);
+
+/// Counts a fault caught (for tests).
+void nowait_fault_caught(void);
+
+/// The `count` bytes at `offset` of the file where the mapping holds them, when it does and the
+/// page cache holds them all (mincore); null otherwise. Read them only under a guard.
+const unsigned char *nowait_mapped(NoWaitFile *file, long offset, long count);
+
 #endif

@@ -65,6 +65,10 @@ void nowait_guard_install(void) {
     sigaction(SIGBUS, &action, &earlier);
 }
 
+void nowait_guard(void *jump) { guard = jump; }
+
+void nowait_fault_caught(void) { faults_caught++; }
+
 int csqlite_nowait_copy_lent(const struct iovec *pieces, int piece_count, long skip, void *out, long count) {
     sigjmp_buf jump;
     if (sigsetjmp(jump, 0) != 0) {
@@ -149,6 +153,11 @@ static int resident(const unsigned char *map, long from, long count) {
         start += (uintptr_t)(pages * system_page);
     }
     return 1;
+}
+
+const unsigned char *nowait_mapped(NoWaitFile *self, long offset, long count) {
+    if (self->map == 0 || offset < 0 || offset + count > self->mapped || !resident(self->map, offset, count)) return 0;
+    return self->map + offset;
 }
 
 /// Pages of a chain looked at together, at most (one mincore and one guarded read of links).

@@ -6,6 +6,7 @@
 #include "nowait_file.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <string.h>
 #include <sys/uio.h>
 
@@ -131,21 +132,26 @@ static long read_header(NoWaitFile *self) {
     return 0;
 }
 
-/// Page `number`: an interior page kept under this lock, or read into `rows->leaf` (and kept
-/// when it is an interior page). Null when it cannot be read: `*code` says why.
+/// Page `number`: an interior page kept under this lock; else where the file's mapping holds it
+/// (once a value was lent: nowait_map.c), or read into `rows->leaf`; kept when it is an interior
+/// page. Null when it cannot be read: `*code` says why. Only under a guard (`find`'s).
 static const unsigned char *page(NoWaitFile *self, unsigned number, long *code) {
     RowPages *rows = &self->rows;
     unsigned slot = number % (unsigned)rows->slots;
     unsigned char *kept = rows->slot_bytes + (size_t)slot * (size_t)rows->page_size;
     if (rows->slot_pages[slot] == number) return kept;
-    nowait_reads_made++;
     long offset = (long)(number - 1) * rows->page_size;
-    if (clinux_pread_cached(self->fd, rows->leaf, rows->page_size, offset) != rows->page_size) {
-        *code = CSQLITE_NOWAIT_WOULD_WAIT;
-        return 0;
+    const unsigned char *bytes = nowait_mapped(self, offset, rows->page_size);
+    if (bytes == 0) {
+        nowait_reads_made++;
+        if (clinux_pread_cached(self->fd, rows->leaf, rows->page_size, offset) != rows->page_size) {
+            *code = CSQLITE_NOWAIT_WOULD_WAIT;
+            return 0;
+        }
+        bytes = rows->leaf;
     }
-    if (rows->leaf[number == 1 ? 100 : 0] != INTERIOR_TABLE) return rows->leaf;
-    memcpy(kept, rows->leaf, (size_t)rows->page_size);
+    if (bytes[number == 1 ? 100 : 0] != INTERIOR_TABLE) return bytes;
+    memcpy(kept, bytes, (size_t)rows->page_size);
     rows->slot_pages[slot] = number;
     return kept;
 }
@@ -230,13 +236,10 @@ static long find_in_leaf(RowPages *rows, const unsigned char *page, int head, lo
     return CSQLITE_NOWAIT_ASK_SQLITE;  // no such row
 }
 
-long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, long long row, int column) {
-    if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || root == 0 || column < 0)
-        return CSQLITE_NOWAIT_ASK_SQLITE;
+/// `csqlite_nowait_find_value`, its page reads from the mapping unguarded.
+static long find(NoWaitFile *self, unsigned root, long long row, int column) {
     RowPages *rows = &self->rows;
-    rows->value_count = -1;
-    long code = read_header(self);
-    if (code != 0) return code;
+    long code = 0;
     unsigned number = root;
     for (int depth = 0; depth < MAX_DEPTH && number != 0; depth++) {
         const unsigned char *found = page(self, number, &code);
@@ -249,6 +252,26 @@ long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, long long row, i
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
 
+long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, long long row, int column) {
+    if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || root == 0 || column < 0)
+        return CSQLITE_NOWAIT_ASK_SQLITE;
+    self->rows.value_count = -1;
+    long code = read_header(self);
+    if (code != 0) return code;
+    // Pages from the mapping are read in place: a file cut short under it faults, and the
+    // fault lands here (nowait_map.c): the value is left to SQLite.
+    sigjmp_buf jump;
+    if (sigsetjmp(jump, 0) != 0) {
+        nowait_fault_caught();
+        self->rows.value_count = -1;
+        return CSQLITE_NOWAIT_ASK_SQLITE;
+    }
+    nowait_guard(&jump);
+    long found = find(self, root, row, column);
+    nowait_guard(0);
+    return found;
+}
+
 int csqlite_nowait_read_value(NoWaitFile *self, void *out) {
     if (self == 0 || self->lock < SQLITE_LOCK_SHARED || self->rows.value_count < 0) return CSQLITE_NOWAIT_ASK_SQLITE;
     RowPages *rows = &self->rows;
@@ -258,7 +281,9 @@ int csqlite_nowait_read_value(NoWaitFile *self, void *out) {
     long done = 0;  // bytes of the value in `out`
     if (start < local && start < end) {
         done = (end < local ? end : local) - start;
-        memcpy(bytes, rows->leaf + rows->local_at + start, (size_t)done);
+        // The cell's page may be the mapping's: copied under a guard.
+        struct iovec cell = {(void *)(rows->cell_page + rows->local_at + start), (size_t)done};
+        if (csqlite_nowait_copy_lent(&cell, 1, 0, bytes, done) != 0) return CSQLITE_NOWAIT_ASK_SQLITE;
     }
     // The chain: each page a link, `data` bytes of the payload, and the bytes reserved.
     long data = rows->usable - OVERFLOW_LINK_BYTES;

@@ -50,6 +50,12 @@ import CSQLiteNoWait
         for companion in ["-journal", "-wal"] { _ = access(file + companion, F_OK) }
     }
 
+    /// Reads `file` whole, as a thread that may wait would: these machines page out idle page
+    /// cache, and a read without waiting never reads a page back.
+    private func readBack(_ file: String) {
+        _ = try? Data(contentsOf: URL(fileURLWithPath: file))
+    }
+
     /// A connection that reads without waiting, in a read transaction holding the file's lock.
     private func reader(_ file: String) throws -> SQLiteConnection {
         settle(file)
@@ -71,10 +77,14 @@ import CSQLiteNoWait
         }
     }
 
-    /// Row `id` read straight; a read the kernel refuses for a moment is asked again (up to 2 s).
+    /// Row `id` read straight; a read the kernel refuses for a moment is asked again (up to 2 s),
+    /// after the file is read back once.
     private func straight(_ connection: SQLiteConnection, _ id: Int64) throws -> [UInt8]? {
-        for _ in 0 ..< 200 {
-            do { return try connection.readValueStraight(table: "t", column: "v", row: id) } catch { usleep(10_000) }
+        for attempt in 0 ..< 200 {
+            do { return try connection.readValueStraight(table: "t", column: "v", row: id) } catch {
+                if attempt == 0 { readBack(connection.path) }
+                usleep(10_000)
+            }
         }
         return try connection.readValueStraight(table: "t", column: "v", row: id)
     }
@@ -97,12 +107,16 @@ import CSQLiteNoWait
         return joined
     }
 
-    /// Row `id` lent; a lend the kernel refuses for a moment is asked again (up to 2 s).
+    /// Row `id` lent; a lend the kernel refuses for a moment is asked again (up to 2 s), after the
+    /// file is read back once.
     private func lendSettled(
         _ connection: SQLiteConnection, _ id: Int64
     ) throws -> (pieces: UnsafeBufferPointer<iovec>, count: Int)? {
-        for _ in 0 ..< 200 {
-            do { return try connection.lendValueStraight(table: "t", column: "v", row: id) } catch { usleep(10_000) }
+        for attempt in 0 ..< 200 {
+            do { return try connection.lendValueStraight(table: "t", column: "v", row: id) } catch {
+                if attempt == 0 { readBack(connection.path) }
+                usleep(10_000)
+            }
         }
         return try connection.lendValueStraight(table: "t", column: "v", row: id)
     }
