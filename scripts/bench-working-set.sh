@@ -9,6 +9,8 @@
 # Environment (defaults in brackets):
 #   MAX_ZOOM=7        deepest zoom of the generated pyramid
 #   DURATION=10       seconds per measured run
+#   ROUNDS=1          rounds of the three servers per list; with more than one, the medians of
+#                     each round's ratios to nginx (this host's load moves single runs a lot)
 #   WARMUP=$DURATION  seconds of the same list before each measured run (0: measure from a cold
 #                     start: each tile's first request then costs tilelayer a read and a hash
 #                     for its content ETag, and the memory cache fills)
@@ -21,6 +23,7 @@ set -euo pipefail
 
 MAX_ZOOM=${MAX_ZOOM:-7}
 DURATION=${DURATION:-10}
+ROUNDS=${ROUNDS:-1}
 WARMUP=${WARMUP:-$DURATION}
 CONNECTIONS=${CONNECTIONS:-64}
 MEMORY_MB=${MEMORY_MB:-256}
@@ -29,7 +32,7 @@ SKIP_BUILD=${SKIP_BUILD:-0}
 DATA=${DATA:-/tmp/tilelayer-working-set}
 
 die() { echo "bench-working-set: $*" >&2; exit 2; }
-for name in MAX_ZOOM DURATION WARMUP CONNECTIONS MEMORY_MB; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
+for name in MAX_ZOOM DURATION ROUNDS WARMUP CONNECTIONS MEMORY_MB; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
 PATH="/opt/swift/usr/bin:$PATH"
@@ -110,33 +113,51 @@ cpu_seconds() { # user+system seconds of the given pids
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== working set: $tile_count tiles, $(( tile_bytes >> 20 )) MiB; memory cache $MEMORY_MB MiB; access logs $( (( ACCESS_LOG )) && echo on || echo off ); ${WARMUP} s of each list before each ${DURATION} s run"
-printf '%-8s %-22s %10s %9s %11s %8s\n' list server "requests/s" "p99 ms" "CPU us/req" errors
+printf '%-8s %-5s %-22s %10s %9s %11s %8s\n' list round server "requests/s" "p99 ms" "CPU us/req" errors
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 for list in uniform zipf; do
-    for server in tilelayer tilelayer-mbtiles nginx; do
-        case $server in
-            tilelayer) port=$TL_PORT; paths="$DATA/$list.txt"; pids=$TL_PID ;;
-            tilelayer-mbtiles) port=$TL_PORT; paths="$TMP/mb-$list.txt"; pids=$TL_PID ;;
-            nginx) port=$NG_PORT; paths="$DATA/$list.txt"; pids="$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')" ;;
-        esac
-        warm_page_cache
-        if (( WARMUP > 0 )); then
-            BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${WARMUP}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
-                "http://127.0.0.1:$port/" >/dev/null
-        fi
-        # shellcheck disable=SC2086
-        before=$(cpu_seconds $pids)
-        out=$(BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
-              "http://127.0.0.1:$port/")
-        # shellcheck disable=SC2086
-        after=$(cpu_seconds $pids)
-        line=$(grep '^BENCH ' <<<"$out") || die "no summary from wrk: $out"
-        declare -A v=()
-        for kv in ${line#BENCH }; do v[${kv%%=*}]=${kv#*=}; done
-        errors=$(( v[err_connect] + v[err_read] + v[err_write] + v[err_timeout] + v[err_status] ))
-        printf '%-8s %-22s %10.0f %9.2f %11.1f %8d\n' "$list" "$server" "${v[rps]}" \
-            "$(awk -v us="${v[p99_us]}" 'BEGIN { print us / 1000 }')" \
-            "$(awk -v a="$before" -v b="$after" -v r="${v[rps]}" -v d="$DURATION" 'BEGIN { print (b - a) * 1e6 / (r * d) }')" "$errors"
+    declare -A rps_ratios=() cpu_ratios=()
+    for (( round = 1; round <= ROUNDS; round++ )); do
+        declare -A rps_of=() cpu_of=()
+        for server in tilelayer tilelayer-mbtiles nginx; do
+            case $server in
+                tilelayer) port=$TL_PORT; paths="$DATA/$list.txt"; pids=$TL_PID ;;
+                tilelayer-mbtiles) port=$TL_PORT; paths="$TMP/mb-$list.txt"; pids=$TL_PID ;;
+                nginx) port=$NG_PORT; paths="$DATA/$list.txt"; pids="$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')" ;;
+            esac
+            warm_page_cache
+            if (( WARMUP > 0 )); then
+                BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${WARMUP}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
+                    "http://127.0.0.1:$port/" >/dev/null
+            fi
+            # shellcheck disable=SC2086
+            before=$(cpu_seconds $pids)
+            out=$(BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" \
+                  "http://127.0.0.1:$port/")
+            # shellcheck disable=SC2086
+            after=$(cpu_seconds $pids)
+            line=$(grep '^BENCH ' <<<"$out") || die "no summary from wrk: $out"
+            declare -A v=()
+            for kv in ${line#BENCH }; do v[${kv%%=*}]=${kv#*=}; done
+            errors=$(( v[err_connect] + v[err_read] + v[err_write] + v[err_timeout] + v[err_status] ))
+            cpu=$(awk -v a="$before" -v b="$after" -v r="${v[rps]}" -v d="$DURATION" 'BEGIN { print (b - a) * 1e6 / (r * d) }')
+            rps_of[$server]=${v[rps]}
+            cpu_of[$server]=$cpu
+            printf '%-8s %-5s %-22s %10.0f %9.2f %11.1f %8d\n' "$list" "$round" "$server" "${v[rps]}" \
+                "$(awk -v us="${v[p99_us]}" 'BEGIN { print us / 1000 }')" "$cpu" "$errors"
+        done
+        for server in tilelayer tilelayer-mbtiles; do
+            rps_ratios[$server]+="$(awk -v a="${rps_of[$server]}" -v b="${rps_of[nginx]}" 'BEGIN { print a / b }') "
+            cpu_ratios[$server]+="$(awk -v a="${cpu_of[$server]}" -v b="${cpu_of[nginx]}" 'BEGIN { print a / b }') "
+        done
     done
+    if (( ROUNDS > 1 )); then
+        for server in tilelayer tilelayer-mbtiles; do
+            printf '%-8s %-28s requests/s %.2fx nginx (rounds: %s), CPU a request %.2fx (rounds: %s)\n' "$list" "median $server" \
+                "$(median <<<"${rps_ratios[$server]}")" "$(printf '%.2f ' ${rps_ratios[$server]})" \
+                "$(median <<<"${cpu_ratios[$server]}")" "$(printf '%.2f ' ${cpu_ratios[$server]})"
+        done
+    fi
     rss=$(awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$TL_PID/status")
     anon=$(awk '/^RssAnon/ { print int($2 / 1024) }' "/proc/$TL_PID/status")
     mapped=$(awk '/^RssFile/ { print int($2 / 1024) }' "/proc/$TL_PID/status")
