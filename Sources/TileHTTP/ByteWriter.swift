@@ -19,11 +19,33 @@ struct ByteWriter {
         count += 1
     }
 
+    /// The first `count` bytes (up to 8) of `word`'s little-endian bytes, lowest first.
+    mutating func write(littleEndian word: UInt64, count bytes: Int) {
+        assert(bytes <= 8 && count + bytes <= capacity, "ByteWriter: more bytes than its memory was sized for")
+        withUnsafeBytes(of: word.littleEndian) { (base + count).initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: bytes) }
+        count += bytes
+    }
+
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-        assert(count + bytes.count <= capacity, "ByteWriter: more bytes than its memory was sized for")
-        (base + count).initialize(from: start, count: bytes.count)
-        count += bytes.count
+        let length = bytes.count
+        assert(count + length <= capacity, "ByteWriter: more bytes than its memory was sized for")
+        let to = UnsafeMutableRawPointer(base + count)
+        let from = UnsafeRawPointer(start)
+        // Most pieces (a field, a constant) are 8 to 32 bytes: two or four words, overlapping
+        // where the length is not a multiple of 8, where a call to memcpy costs more.
+        if length >= 8 && length <= 16 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (to + length - 8).storeBytes(of: (from + length - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        } else if length > 16 && length <= 32 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (to + length - 16).storeBytes(of: (from + length - 16).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (to + length - 8).storeBytes(of: (from + length - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        } else {
+            (base + count).initialize(from: start, count: length)
+        }
+        count += length
     }
 
     mutating func write(_ bytes: [UInt8]) {
@@ -34,8 +56,11 @@ struct ByteWriter {
         write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `text`'s UTF-8 as is. (Labelled, so a literal goes to the `StaticString` overload.)
+    /// `text`'s UTF-8 as is, for text the server made itself (a peer's address, a cache note),
+    /// which holds no control byte. (Labelled, so a literal goes to the `StaticString` overload.)
     mutating func write(contentsOf text: String) {
+        // A native string lends its bytes without a copy of the string.
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ write($0) }) { return done }
         var text = text
         text.withUTF8 { write($0) }
     }
@@ -79,19 +104,26 @@ struct ByteWriter {
     /// `value` as the inside of a JSON string (RFC 8259 §7).
     mutating func writeEscaped(_ value: String) {
         var value = value
-        value.withUTF8 { bytes in
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    write(UInt8(ascii: "\\"))
-                    write(byte)
-                case 0 ..< 0x20:
-                    write("\\u00")
-                    write(Self.hex(byte >> 4))
-                    write(Self.hex(byte & 0xF))
-                default:
-                    write(byte)
-                }
+        value.withUTF8 { writeEscaped($0) }
+    }
+
+    /// `bytes` (UTF-8) as the inside of a JSON string.
+    mutating func writeEscaped(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { writeEscaped($0) }
+    }
+
+    private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                write(UInt8(ascii: "\\"))
+                write(byte)
+            case 0 ..< 0x20:
+                write("\\u00")
+                write(Self.hex(byte >> 4))
+                write(Self.hex(byte & 0xF))
+            default:
+                write(byte)
             }
         }
     }

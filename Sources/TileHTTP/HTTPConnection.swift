@@ -12,6 +12,8 @@ import Synchronization
 final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     let socket: Socket
     let peer: String
+    /// `peer` as the access log writes it.
+    private let peerText: [UInt8]
     let loop: any IOEventLoop
     /// A connection beyond the limit, only told 503 before it closes.
     let isRejection: Bool
@@ -40,6 +42,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         self.isRejection = isRejection
         self.socket = socket
         self.peer = peer
+        peerText = Array(peer.utf8)
         self.server = server
         self.loop = loop
         self.context = context
@@ -216,7 +219,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         }
         // A lent body not sent (a HEAD answer's) is let go now, not when the answer is released.
         if !sendsBody { response.lent?.end() }
-        server.requestFinished(peer: peer, method: outgoing.method, target: outgoing.target ?? "-",
+        server.requestFinished(peer: peerText, method: outgoing.method, target: outgoing.target ?? "-",
                                response: response, bytes: headBytes + (sendsBody ? response.contentLength : 0),
                                started: outgoing.started, context: context)
     }

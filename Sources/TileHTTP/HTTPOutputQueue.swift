@@ -20,6 +20,8 @@ struct HTTPOutputQueue {
         let file: HTTPFileBody?
         /// The lent body, whose `pieces` are written; nil for bytes and files.
         var lent: (any HTTPLentBody)? = nil
+        /// The lent body's pieces (no base address for bytes and files: a write tells a lent
+        /// body by them, reading no reference).
         var pieces = UnsafeBufferPointer<iovec>(start: nil, count: 0)
         let count: Int
         /// The file's descriptor, -1 for bytes.
@@ -114,7 +116,7 @@ struct HTTPOutputQueue {
     }
 
     mutating func removeAll() {
-        for chunk in chunks { chunk.lent?.end() }
+        if lentCount > 0 { for chunk in chunks { chunk.lent?.end() } }
         lentCount = 0
         chunks.removeAll()
         first = 0
@@ -161,8 +163,8 @@ struct HTTPOutputQueue {
         var count = 0
         var vectors = 0
         while first + count < chunks.count, count < Self.maxChunksPerWrite, chunks[first + count].descriptor < 0 {
-            let chunk = chunks[first + count]
-            let needed = chunk.lent == nil ? 1 : chunk.pieces.count
+            let pieces = chunks[first + count].pieces
+            let needed = pieces.baseAddress == nil ? 1 : pieces.count
             if vectors + needed > Self.maxBuffersPerWrite {
                 if count == 0 { return (1, Self.maxBuffersPerWrite) }
                 break
@@ -226,11 +228,11 @@ struct HTTPOutputQueue {
         withUnsafeTemporaryAllocation(of: iovec.self, capacity: vectors) { buffer in
             func fill(_ index: Int, _ filled: Int) -> R {
                 if index == count || filled == vectors { return body(UnsafeBufferPointer(rebasing: buffer[..<filled])) }
-                let chunk = chunks[first + index]
                 var skip = index == 0 ? offset : 0
-                if chunk.lent != nil {
+                let pieces = chunks[first + index].pieces
+                if pieces.baseAddress != nil {
                     var filled = filled
-                    for piece in chunk.pieces where filled < vectors {
+                    for piece in pieces where filled < vectors {
                         if skip >= piece.iov_len {
                             skip -= piece.iov_len
                             continue
@@ -241,7 +243,7 @@ struct HTTPOutputQueue {
                     }
                     return fill(index + 1, filled)
                 }
-                return chunk.bytes.withUnsafeBytes { raw in
+                return chunks[first + index].bytes.withUnsafeBytes { raw in
                     buffer[filled] = iovec(
                         iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
                         iov_len: raw.count - skip)

@@ -5,7 +5,7 @@ extension HTTPServer {
     /// Counts every answered request in its loop's series, and records its access-log line in
     /// the loop's buffer.
     func requestFinished(
-        peer: String, method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: UInt64,
+        peer: [UInt8], method: HTTPMethod, target: String, response: HTTPResponse, bytes: Int, started: UInt64,
         context: HTTPLoopContext
     ) {
         let now = Monotonic.nanoseconds

@@ -11,7 +11,7 @@ import Testing
 @testable import TileHTTP
 
 @Suite(.timeLimit(.minutes(1))) struct HTTPAccessLogTests {
-    private let entry = HTTPAccessLogEntry(peer: "127.0.0.1:5000", method: .get, target: "/a/\"b\\c\"?x=1", status: 200,
+    private let entry = HTTPAccessLogEntry(peer: Array("127.0.0.1:5000".utf8), method: .get, target: "/a/\"b\\c\"?x=1", status: 200,
                                            bytes: 52_527, micros: 35, cache: "hit")
     private let time = HTTPAccessLogTime(second: Array("2026-11-23T11:00:00".utf8), millis: 123)
 
@@ -62,6 +62,28 @@ import Testing
         #expect(String(decoding: json, as: UTF8.self).contains("\"path\":\"/a\\u0001b\u{7F}\""))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.dropLast())) as? [String: String])
         #expect(object["path"] == "/a\u{01}b\u{7F}")
+    }
+
+    /// Pieces of every length up to 40, written after every offset up to 9, land whole and
+    /// exactly where they should, the bytes after them untouched (pieces of 8 to 32 bytes are
+    /// copied as overlapping words).
+    @Test func piecesOfEveryLengthAreWrittenWholeAndNoFurther() {
+        for length in 0 ... 40 {
+            for offset in 0 ... 9 {
+                let piece = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ length &+ 1) }
+                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { memory -> [UInt8] in
+                    _ = memory.initialize(repeating: 0xAA)
+                    var writer = ByteWriter(memory)
+                    for _ in 0 ..< offset { writer.write(UInt8(ascii: "-")) }
+                    piece.withUnsafeBufferPointer { writer.write($0) }
+                    #expect(writer.count == offset + length)
+                    return Array(memory)
+                }
+                let expected = Array(repeating: UInt8(ascii: "-"), count: offset) + piece
+                    + Array(repeating: 0xAA, count: 64 - offset - length)
+                #expect(written == expected, "\(length) bytes after \(offset)")
+            }
+        }
     }
 
     @Test(arguments: [0, 7, 9, 10, 99, 100, 1234567, 9_999_999_999_999_999_999, 10_000_000_000_000_000_000, UInt64.max])
