@@ -4,6 +4,25 @@
 #include <string.h>
 #include <sys/uio.h>
 
+/// Copies `count` bytes of `pieces` from byte `skip` of them on into `out`: 0, or -1 when the
+/// pieces hold fewer.
+static int copy_pieces(const struct iovec *pieces, int piece_count, long skip, void *out, long count) {
+    unsigned char *to = out;
+    for (int index = 0; index < piece_count && count > 0; index++) {
+        long length = (long)pieces[index].iov_len;
+        if (skip >= length) {
+            skip -= length;
+            continue;
+        }
+        long take = length - skip < count ? length - skip : count;
+        memcpy(to, (const unsigned char *)pieces[index].iov_base + skip, (size_t)take);
+        to += take;
+        count -= take;
+        skip = 0;
+    }
+    return count == 0 ? 0 : -1;
+}
+
 #ifdef __linux__
 #include "nowait_file.h"
 
@@ -76,21 +95,9 @@ int csqlite_nowait_copy_lent(const struct iovec *pieces, int piece_count, long s
         return -1;
     }
     guard = &jump;
-    unsigned char *to = out;
-    for (int index = 0; index < piece_count && count > 0; index++) {
-        long length = (long)pieces[index].iov_len;
-        if (skip >= length) {
-            skip -= length;
-            continue;
-        }
-        long take = length - skip < count ? length - skip : count;
-        memcpy(to, (const unsigned char *)pieces[index].iov_base + skip, (size_t)take);
-        to += take;
-        count -= take;
-        skip = 0;
-    }
+    int code = copy_pieces(pieces, piece_count, skip, out, count);
     guard = 0;
-    return count == 0 ? 0 : -1;
+    return code;
 }
 
 /// The first `pages` links of the chain's run from `from` (one a page, `page_size` apart) into
@@ -227,19 +234,7 @@ int csqlite_nowait_lend_value(struct NoWaitFile *file, struct iovec *pieces, int
 }
 
 int csqlite_nowait_copy_lent(const struct iovec *pieces, int piece_count, long skip, void *out, long count) {
-    const unsigned char *from;
-    unsigned char *to = out;
-    for (int index = 0; index < piece_count && count > 0; index++) {
-        long length = (long)pieces[index].iov_len;
-        if (skip >= length) { skip -= length; continue; }
-        long take = length - skip < count ? length - skip : count;
-        from = (const unsigned char *)pieces[index].iov_base + skip;
-        memcpy(to, from, (size_t)take);
-        to += take;
-        count -= take;
-        skip = 0;
-    }
-    return count == 0 ? 0 : -1;
+    return copy_pieces(pieces, piece_count, skip, out, count);
 }
 
 void csqlite_nowait_unmap(struct NoWaitFile *file) { (void)file; }

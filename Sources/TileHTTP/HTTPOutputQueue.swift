@@ -73,7 +73,8 @@ struct HTTPOutputQueue {
 
     /// Ends every lent body queued (`HTTPLentBody.end()`), what the socket has not taken of one
     /// copied first and queued in its place. False when a copy failed (the body's file no longer
-    /// holds it): what was promised can no longer be sent.
+    /// holds it): what was promised can no longer be sent, and the caller empties the queue
+    /// (`removeAll()`; the chunks after the failed one are no longer sendable).
     mutating func endLending() -> Bool {
         guard lentCount > 0 else { return true }
         var copied = true

@@ -77,16 +77,21 @@ import CSQLiteNoWait
         }
     }
 
-    /// Row `id` read straight; a read the kernel refuses for a moment is asked again (up to 2 s),
-    /// after the file is read back once.
-    private func straight(_ connection: SQLiteConnection, _ id: Int64) throws -> [UInt8]? {
+    /// `read`, asked again while the kernel refuses it for a moment (up to 2 s), after the file
+    /// is read back once.
+    private func settled<Found>(_ connection: SQLiteConnection, _ read: () throws -> Found) throws -> Found {
         for attempt in 0 ..< 200 {
-            do { return try connection.readValueStraight(table: "t", column: "v", row: id) } catch {
+            do { return try read() } catch {
                 if attempt == 0 { readBack(connection.path) }
                 usleep(10_000)
             }
         }
-        return try connection.readValueStraight(table: "t", column: "v", row: id)
+        return try read()
+    }
+
+    /// Row `id` read straight (`settled`).
+    private func straight(_ connection: SQLiteConnection, _ id: Int64) throws -> [UInt8]? {
+        try settled(connection) { try connection.readValueStraight(table: "t", column: "v", row: id) }
     }
 
     /// Row `id` lent where it lies (`lendValueStraight`), its pieces joined, and the same bytes
@@ -107,18 +112,11 @@ import CSQLiteNoWait
         return joined
     }
 
-    /// Row `id` lent; a lend the kernel refuses for a moment is asked again (up to 2 s), after the
-    /// file is read back once.
+    /// Row `id` lent (`settled`).
     private func lendSettled(
         _ connection: SQLiteConnection, _ id: Int64
     ) throws -> (pieces: UnsafeBufferPointer<iovec>, count: Int)? {
-        for attempt in 0 ..< 200 {
-            do { return try connection.lendValueStraight(table: "t", column: "v", row: id) } catch {
-                if attempt == 0 { readBack(connection.path) }
-                usleep(10_000)
-            }
-        }
-        return try connection.lendValueStraight(table: "t", column: "v", row: id)
+        try settled(connection) { try connection.lendValueStraight(table: "t", column: "v", row: id) }
     }
 
     /// Every length lent where it lies is what SQLite reads: the part in the row's cell, then
