@@ -30,10 +30,15 @@
 #                     use in $DATA, default /tmp/tilelayer-working-set) with a 256 MiB memory
 #                     cache; WARMUP then defaults to 60000 (94 % of the tiles seen before the
 #                     measured requests, which continue the list where the warm-up stopped).
-#                     valgrind 3.19 does not know openat2: under callgrind tilelayer's event
-#                     loops cannot open a file, so each tile not kept open goes through a worker
-#                     (natively the loop opens it): its instruction count is an upper bound there;
-#                     the system calls (strace, native) are not affected.
+#                     valgrind 3.19 does not know openat2, which tilelayer's event loops open
+#                     files with (RESOLVE_CACHED: only from the kernel's caches); without it they
+#                     leave such files, and MBTiles reads, to the workers. Under callgrind the
+#                     server therefore runs with scripts/bench/openat2-shim.c preloaded, which
+#                     answers openat2 with openat (the files measured are all cached): the loops
+#                     then take the path they take natively.
+#   MBTILES=0         1 (with WORKING_SET): tilelayer serves the pyramid's MBTiles file with no
+#                     memory cache (uncached MBTiles, tiles lent from the file's mapping), nginx
+#                     the extracted folder; the file is read into the page cache first
 set -euo pipefail
 
 COUNT=${COUNT:-2000}
@@ -47,6 +52,8 @@ SKIP_BUILD=${SKIP_BUILD:-0}
 KEEP=${KEEP:-0}
 PROFILE=${PROFILE:-0}
 MEMORY=${MEMORY:-1}
+MBTILES=${MBTILES:-0}
+[[ $MBTILES == 0 || -n $WORKING_SET ]] || { echo "bench-instructions: MBTILES=1 needs WORKING_SET" >&2; exit 2; }
 export REUSE_SECONDS=${REUSE_SECONDS:-60}
 [[ $MEMORY == 0 || $MEMORY == 1 ]] || { echo "bench-instructions: MEMORY must be 0 or 1" >&2; exit 2; }
 if [[ $MEMORY == 0 ]]; then export LAYER_EXTRA="    cache: {memory: false}"; else unset LAYER_EXTRA; fi
@@ -65,6 +72,10 @@ if [[ -n $WORKING_SET ]]; then
     build_working_set "$DATA" "$MAX_ZOOM"
     TILES="$DATA/tiles"
     export MAX_ZOOM MEMORY_BYTES=$(( 256 << 20 ))
+    if [[ $MBTILES == 1 ]]; then
+        export LAYER_SOURCE="{type: mbtiles, path: \"$DATA/tiles.mbtiles\"}" LAYER_EXTRA="    cache: {memory: false}"
+        cat "$DATA/tiles.mbtiles" >/dev/null
+    fi
 fi
 CLIENT="$SCRIPT_DIR/bench/seq-client.py"
 PATH="/opt/swift/usr/bin:$PATH"
@@ -99,6 +110,8 @@ fi
 # callgrind still names functions) runs the same code.
 strip --strip-debug -o "$TMP/tilelayer" "$TILELAYER" || die "strip failed"
 TILELAYER="$TMP/tilelayer"
+# valgrind 3.19 does not know openat2: a shim answers it with openat (see WORKING_SET above).
+cc -shared -fPIC -O2 -o "$TMP/openat2-shim.so" "$SCRIPT_DIR/bench/openat2-shim.c" -ldl || die "building the openat2 shim failed"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
@@ -117,12 +130,12 @@ echo "   tilelayer:  $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo
 echo "   nginx:      $("$NGINX" -v 2>&1)"
 if [[ -n $WORKING_SET ]]; then
     echo "   requests:   $COUNT measured after $WARMUP, one keep-alive connection, $WORKING_SET list of $(sort -u "$TMP/paths.txt" | wc -l) tiles ($DATA), memory cache 256 MiB"
-    echo "   note:       under valgrind 3.19 (no openat2) tilelayer opens files on workers, not on its loops: an upper bound"
+    [[ $MBTILES == 0 ]] || echo "   source:     tilelayer: $DATA/tiles.mbtiles, no memory cache; nginx: the extracted folder"
 else
     echo "   requests:   $COUNT measured after $WARMUP, one keep-alive connection, $(wc -l <"$TMP/paths.txt") tile paths round robin"
 fi
 echo "   access log: $( (( ACCESS_LOG )) && echo on || echo off ) at both sides"
-echo "   memory:     tilelayer's memory cache $( [[ $MEMORY == 0 ]] && echo off || echo on )"
+echo "   memory:     tilelayer's memory cache $( [[ $MEMORY == 0 || $MBTILES == 1 ]] && echo off || echo on )"
 echo "   reuse:      server.cache.reuseSeconds $REUSE_SECONDS (answers given again to the same request head)"
 
 # shellcheck source=bench/configs.sh
@@ -168,7 +181,9 @@ warm_then_measure() {
 start() { # start NAME PORT WRAPPER...: sets STARTED
     local name=$1 port=$2
     shift 2
-    if [[ $name == tilelayer ]]; then
+    if [[ $name == tilelayer && $1 == valgrind ]]; then
+        LD_PRELOAD="$TMP/openat2-shim.so" "$@" "$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/$name.log" 2>&1 &
+    elif [[ $name == tilelayer ]]; then
         "$@" "$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/$name.log" 2>&1 &
     else
         "$@" "$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/$name.log" 2>&1 &

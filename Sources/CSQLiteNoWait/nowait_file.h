@@ -41,6 +41,8 @@ typedef struct RowPages {
     unsigned first_overflow;
     /// The page the value's cell is in (`leaf`, or a page kept), valid until the next page read.
     const unsigned char *cell_page;
+    /// That page's number (0 before a value is found).
+    unsigned cell_page_number;
 } RowPages;
 
 /// While SQLite reads a blob (`CSQLITE_NOWAIT_FCNTL_BLOB`), the pages after each one it asks

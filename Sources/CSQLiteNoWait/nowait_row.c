@@ -236,26 +236,45 @@ static long find_in_leaf(RowPages *rows, const unsigned char *page, int head, lo
     return CSQLITE_NOWAIT_ASK_SQLITE;  // no such row
 }
 
+/// `row` in leaf page `number`, if that page is a table leaf holding it: as `find_in_leaf`.
+static long find_in_page(NoWaitFile *self, const unsigned char *found, unsigned number, long long row, int column) {
+    int head = number == 1 ? 100 : 0;
+    if (found[head] != LEAF_TABLE) return CSQLITE_NOWAIT_ASK_SQLITE;
+    long size = find_in_leaf(&self->rows, found, head, row, column);
+    if (size >= 0) self->rows.cell_page_number = number;
+    return size;
+}
+
 /// `csqlite_nowait_find_value`, its page reads from the mapping unguarded.
-static long find(NoWaitFile *self, unsigned root, long long row, int column) {
+static long find(NoWaitFile *self, unsigned root, unsigned leaf, long long row, int column) {
     RowPages *rows = &self->rows;
     long code = 0;
+    if (leaf != 0) {
+        // The leaf the row was in; the walk from the root when it is not there now, or that
+        // page cannot be read (past the file's end, not in the page cache: the walk tells).
+        const unsigned char *found = page(self, leaf, &code);
+        long size = found != 0 ? find_in_page(self, found, leaf, row, column) : CSQLITE_NOWAIT_ASK_SQLITE;
+        if (size >= 0) return size;
+    }
     unsigned number = root;
     for (int depth = 0; depth < MAX_DEPTH && number != 0; depth++) {
         const unsigned char *found = page(self, number, &code);
         if (found == 0) return code;
         int head = number == 1 ? 100 : 0;
-        if (found[head] == LEAF_TABLE) return find_in_leaf(rows, found, head, row, column);
+        if (found[head] == LEAF_TABLE) return find_in_page(self, found, number, row, column);
         if (found[head] != INTERIOR_TABLE) return CSQLITE_NOWAIT_ASK_SQLITE;
         number = child(found, head, row, rows->usable);
     }
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
 
-long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, long long row, int column) {
+unsigned csqlite_nowait_found_leaf(NoWaitFile *self) { return self != 0 ? self->rows.cell_page_number : 0; }
+
+long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, unsigned leaf, long long row, int column) {
     if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || root == 0 || column < 0)
         return CSQLITE_NOWAIT_ASK_SQLITE;
     self->rows.value_count = -1;
+    self->rows.cell_page_number = 0;
     long code = read_header(self);
     if (code != 0) return code;
     // Pages from the mapping are read in place: a file cut short under it faults, and the
@@ -267,7 +286,7 @@ long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, long long row, i
         return CSQLITE_NOWAIT_ASK_SQLITE;
     }
     nowait_guard(&jump);
-    long found = find(self, root, row, column);
+    long found = find(self, root, leaf, row, column);
     nowait_guard(0);
     return found;
 }
@@ -335,10 +354,12 @@ int csqlite_nowait_read_value(NoWaitFile *self, void *out) {
 
 #else
 
-long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, long long row, int column) {
-    (void)file; (void)root; (void)row; (void)column;
+long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, unsigned leaf, long long row, int column) {
+    (void)file; (void)root; (void)leaf; (void)row; (void)column;
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
+
+unsigned csqlite_nowait_found_leaf(struct NoWaitFile *file) { (void)file; return 0; }
 
 int csqlite_nowait_read_value(struct NoWaitFile *file, void *out) {
     (void)file; (void)out;

@@ -91,7 +91,7 @@ import CSQLiteNoWait
 
     /// Row `id` read straight (`settled`).
     private func straight(_ connection: SQLiteConnection, _ id: Int64) throws -> [UInt8]? {
-        try settled(connection) { try connection.readValueStraight(table: "t", column: "v", row: id) }
+        try settled(connection) { try connection.readValueStraight(table: "t", column: "v", row: id)?.value }
     }
 
     /// Row `id` lent where it lies (`lendValueStraight`), its pieces joined, and the same bytes
@@ -116,7 +116,7 @@ import CSQLiteNoWait
     private func lendSettled(
         _ connection: SQLiteConnection, _ id: Int64
     ) throws -> (pieces: UnsafeBufferPointer<iovec>, count: Int)? {
-        try settled(connection) { try connection.lendValueStraight(table: "t", column: "v", row: id) }
+        try settled(connection) { try connection.lendValueStraight(table: "t", column: "v", row: id)?.value }
     }
 
     /// Every length lent where it lies is what SQLite reads: the part in the row's cell, then
@@ -172,6 +172,54 @@ import CSQLiteNoWait
         #expect(written == -1 && errno == EFAULT, "writev: \(written)")
         let after = try? connection.lendValueStraight(table: "t", column: "v", row: 1)
         #expect(after == nil, "the row's pages are past the file's end now: not lent")
+    }
+
+    /// A row is looked for first in the leaf page named (where a read found it before), and
+    /// found by the walk from the table's root when that page does not hold it: a leaf of other
+    /// rows, an interior page, an overflow page, a page past the file's end. What a named page
+    /// holds is taken as it is: a leaf of another table with a row of that id gives that row's
+    /// value, which is why a caller names a leaf only while the file has not changed.
+    @Test func aRowIsLookedForInTheLeafNamedThenFromTheRoot() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("leaves.db")
+        // Table t: rows 1 to 400 of 300 bytes (leaves of about 3 rows a 1 KiB page, two levels
+        // of interior pages) and row 1000 of 5000 bytes (overflow pages); table u: row 7.
+        var sql = "PRAGMA page_size = 1024; " + Self.layout + "CREATE TABLE u (id INTEGER PRIMARY KEY, tag INTEGER, v BLOB, after TEXT); BEGIN;"
+        for id in 1 ... 400 { sql += "INSERT INTO t VALUES (\(id), 0, \(Self.hex(Self.value(row: id, length: 300))), 'z');" }
+        sql += "INSERT INTO t VALUES (1000, 0, \(Self.hex(Self.value(row: 1000, length: 5000))), 'z');"
+        sql += "INSERT INTO u VALUES (7, 0, x'75757575', 'z'); COMMIT;"
+        try fixture.execute(sql, on: file)
+        let connection = try reader(file)
+        func find(_ id: Int64, near leaf: UInt32) throws -> (bytes: [UInt8], leaf: UInt32)? {
+            try settled(connection) {
+                try connection.readValueStraight(table: "t", column: "v", row: id, near: leaf).map { ($0.value, $0.leaf) }
+            }
+        }
+        let first = try #require(try find(1, near: 0))
+        let last = try #require(try find(400, near: 0))
+        let long = try #require(try find(1000, near: 0))
+        #expect(first.bytes == Self.value(row: 1, length: 300) && long.bytes == Self.value(row: 1000, length: 5000))
+        #expect(first.leaf != last.leaf && first.leaf > 0 && last.leaf > 0, "rows 1 and 400 lie in two leaves")
+        let root = try connection.withStatement("SELECT rootpage FROM sqlite_schema WHERE name = 't'") {
+            (statement) throws(TileProviderError) in try statement.step() ? UInt32(statement.int(0)) : 0
+        }
+        let otherTable = try connection.withStatement("SELECT rootpage FROM sqlite_schema WHERE name = 'u'") {
+            (statement) throws(TileProviderError) in try statement.step() ? UInt32(statement.int(0)) : 0
+        }
+        let pages = UInt32(try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) / 1024)
+        // The leaf it is in: found there.
+        let again = try #require(try find(1, near: first.leaf))
+        #expect(again.bytes == first.bytes && again.leaf == first.leaf)
+        // Pages that do not hold it: found from the root, in its own leaf.
+        for wrong in [last.leaf, root, long.leaf + 1, pages + 10] {
+            let found = try #require(try find(1, near: wrong), "near page \(wrong)")
+            #expect(found.bytes == first.bytes && found.leaf == first.leaf, "near page \(wrong)")
+        }
+        // Table u's only page (a leaf) holds a row 7: named, it is taken as found.
+        let seven = try #require(try find(7, near: 0))
+        #expect(seven.bytes == Self.value(row: 7, length: 300))
+        let elsewhere = try #require(try find(7, near: otherTable))
+        #expect(elsewhere.bytes == Array("uuuu".utf8) && elsewhere.leaf == otherTable, "the named leaf is looked in first")
     }
 
     @Test(arguments: [512, 1024, 4096, 65536])
@@ -302,7 +350,7 @@ import CSQLiteNoWait
             let connection = try reader(file)
             for (id, _) in rows {
                 // Read once: damage can make a read fail every time.
-                guard let read = try? connection.readValueStraight(table: "t", column: "v", row: id),
+                guard let read = try? connection.readValueStraight(table: "t", column: "v", row: id)?.value,
                       let expected = try? sqlite(file, id)
                 else { continue }
                 compared += 1
@@ -310,7 +358,7 @@ import CSQLiteNoWait
                 #expect(same, "row \(id), page \(page) damaged (trial \(trial))")
                 if let lent = try? connection.lendValueStraight(table: "t", column: "v", row: id) {
                     var joined: [UInt8] = []
-                    for piece in lent.pieces { joined += UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len) }
+                    for piece in lent.value.pieces { joined += UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len) }
                     let lentSame = joined == expected
                     #expect(lentSame, "row \(id) lent, page \(page) damaged (trial \(trial))")
                 }

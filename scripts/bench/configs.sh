@@ -3,11 +3,11 @@
 # nginx writes in $TMP. $LAYER_EXTRA, when set, is appended to tilelayer's layer (YAML lines
 # indented four spaces, e.g. "    cache: {memory: false}"); $MAX_ZOOM (3) is the layer's deepest zoom;
 # $MEMORY_BYTES, when set, is tilelayer's server.cache.memoryBytes; $REUSE_SECONDS, when set, its
-# server.cache.reuseSeconds.
+# server.cache.reuseSeconds; $LAYER_SOURCE, when set, the layer's source (a YAML flow mapping).
 
 # write_tilelayer_config FILE PORT [TRANSPORT]
 write_tilelayer_config() {
-    local cache=""
+    local cache="" source=${LAYER_SOURCE:-"{type: directory, path: \"$TILES\"}"}
     [[ -n ${MEMORY_BYTES:-} ]] && cache="memoryBytes: $MEMORY_BYTES"
     [[ -n ${REUSE_SECONDS:-} ]] && cache="${cache:+$cache, }reuseSeconds: $REUSE_SECONDS"
     cat >"$1" <<EOF
@@ -22,7 +22,7 @@ ${cache:+  cache: {$cache\}}
 layers:
   - name: world
     default: true
-    source: {type: directory, path: "$TILES"}
+    source: $source
     minZoom: 0
     maxZoom: ${MAX_ZOOM:-3}
 ${LAYER_EXTRA:-}

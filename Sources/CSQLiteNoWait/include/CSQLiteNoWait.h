@@ -53,7 +53,16 @@ struct NoWaitFile *csqlite_nowait_file(struct sqlite3 *db);
 /// its length, to read with `csqlite_nowait_read_value` next. Only while the connection's read
 /// transaction holds the file's lock (then the file does not change); a page that does not
 /// parse, a row not there, a value of another type, or no lock: ASK_SQLITE.
-long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, long long row, int column);
+///
+/// `leaf`, when not 0, is the table leaf page the row was found in before
+/// (`csqlite_nowait_found_leaf`) while the file has not changed since: the row is looked for
+/// there first, without walking down from the root; when that page is no table leaf holding the
+/// row, the walk from the root decides. (A page of a changed file may hold another table's
+/// rows: the caller may trust a value found this way only if the file turns out unchanged.)
+long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, unsigned leaf, long long row, int column);
+
+/// The leaf page the value `csqlite_nowait_find_value` found last lies in (0 before any).
+unsigned csqlite_nowait_found_leaf(struct NoWaitFile *file);
 
 /// Reads the value `csqlite_nowait_find_value` found (its length, no more) into `out`, a chain of
 /// adjacent overflow pages in one preadv2 straight into it: 0, WOULD_WAIT or ASK_SQLITE.

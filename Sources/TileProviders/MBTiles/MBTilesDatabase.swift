@@ -120,29 +120,37 @@ final class MBTilesDatabase: Sendable {
 
     /// The tile's bytes read straight from its row's blob, and the data version they were read
     /// at (after the read, which holds the file's lock): the row id the connection found before
-    /// at that version (`RememberedRowIDs`), else the index's. Nil when there is no such tile.
-    /// The reader's transaction stays open, so its BLOB handle does too.
+    /// at that version (`RememberedRowIDs`), looked for first in the leaf page it was found in,
+    /// else the index's. Nil when there is no such tile. The reader's transaction stays open, so
+    /// its BLOB handle does too.
     private static func blobByRowID(
         zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
     ) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32)? {
-        // The blob, then the version (current once the read holds the lock): straight from the
-        // file once the transaction holds the lock (lent where it lies, or else copied), else
-        // (and for what that reader leaves to SQLite) through the BLOB handle.
-        func read(_ rowID: Int64) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32) {
-            if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID) {
-                return (.lent(lent.pieces, count: lent.count), connection.dataVersion)
+        // The blob, the leaf page its row is in (0: not known), then the version (current once
+        // the read holds the lock): straight from the file once the transaction holds the lock
+        // (lent where it lies, or else copied), else (and for what that reader leaves to
+        // SQLite) through the BLOB handle.
+        func read(_ rowID: Int64, near leaf: UInt32) throws(TileProviderError) -> (bytes: Found, leaf: UInt32, dataVersion: UInt32) {
+            if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID, near: leaf) {
+                return (.lent(lent.value.pieces, count: lent.value.count), lent.leaf, lent.dataVersion)
             }
-            if let bytes = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID) {
-                return (.copied(bytes), connection.dataVersion)
+            if let read = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID, near: leaf) {
+                return (.copied(read.value), read.leaf, read.dataVersion)
             }
-            return (.copied(try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)), connection.dataVersion)
+            let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
+            return (.copied(bytes), 0, connection.dataVersion)
         }
         let key = rowKey(zoom: zoom, column: column, row: row)
         let remembered = connection.rememberedRowIDs
         if let key, let known = remembered.rowID(for: key) {
             do throws(TileProviderError) {
-                let found = try read(known.row)
-                if found.dataVersion == known.version { return found }
+                // The leaf page is a hint, as the row id is: what a changed file holds there is
+                // not used (the version tells).
+                let found = try read(known.row, near: known.leaf)
+                if found.dataVersion == known.version {
+                    if found.leaf != known.leaf { remembered.remember(known.row, in: found.leaf, for: key, dataVersion: known.version) }
+                    return (found.bytes, found.dataVersion)
+                }
                 remembered.removeAll()  // the file changed since: ask the index
             } catch {
                 remembered.forget(key)  // a page not in the page cache, a row gone: the index decides next time
@@ -154,9 +162,9 @@ final class MBTilesDatabase: Sendable {
             return try statement.step() ? Int64(statement.int(0)) : nil
         }
         guard let rowID else { return nil }
-        let found = try read(rowID)
-        if let key { remembered.remember(rowID, for: key, dataVersion: found.dataVersion) }
-        return found
+        let found = try read(rowID, near: 0)
+        if let key { remembered.remember(rowID, in: found.leaf, for: key, dataVersion: found.dataVersion) }
+        return (found.bytes, found.dataVersion)
     }
 
     /// One number for a tile's zoom, column and row (5, 29 and 29 bits), nil past zoom 29.

@@ -1,33 +1,42 @@
-/// Row ids a connection found by key (a tile's zoom, column and row), each with the data version
-/// it was found at — SQLite moves a connection's data version whenever another connection has
-/// changed the file since (a row deleted, rowids renumbered by a `VACUUM`). A row id is used
-/// again only if the read it serves finds the same version, which that read can tell only once
-/// it has the file's lock (`MBTilesDatabase.lookupWithoutWaiting`): so a lookup of a known tile
-/// skips the index search, in this read transaction or a later one, and never serves a row id
-/// of an older file. Only found rows are kept, at most `capacity` (past that the table starts
-/// over): an index of where tiles are, never their bytes.
+/// Row ids a connection found by key (a tile's zoom, column and row), each with the table leaf
+/// page it was found in and the data version it was found at — SQLite moves a connection's data
+/// version whenever another connection has changed the file since (a row deleted, rowids
+/// renumbered by a `VACUUM`, pages split or reused). A row id and its leaf are used again only
+/// if the read they serve finds the same version, which that read can tell only once it has the
+/// file's lock (`MBTilesDatabase.lookupWithoutWaiting`): so a lookup of a known tile skips the
+/// index search and the walk down the table's B-tree, in this read transaction or a later one,
+/// and never serves a row of an older file. Only found rows are kept, at most `capacity` (past
+/// that the table starts over): an index of where tiles are, never their bytes.
 ///
 /// Not locked: it belongs to one connection, which one thread uses at a time.
 final class RememberedRowIDs {
-    private var rows: [Int: Int64] = [:]
+    private struct Place {
+        let row: Int64
+        /// 0: not known (the row was read through SQLite).
+        let leaf: UInt32
+    }
+
+    private var rows: [Int: Place] = [:]
     /// The data version every row in `rows` was found at.
     private var version: UInt32 = 0
 
-    /// Row ids kept at most (16 bytes each, and the table's own).
+    /// Rows kept at most (24 bytes each, and the table's own).
     static let capacity = 65_536
 
-    /// The row id found for `key`, and the data version it was found at; nil when none is kept.
-    func rowID(for key: Int) -> (row: Int64, version: UInt32)? {
-        rows[key].map { ($0, version) }
+    /// The row id found for `key`, the leaf page it was in (0: not known), and the data version
+    /// it was found at; nil when none is kept.
+    func rowID(for key: Int) -> (row: Int64, leaf: UInt32, version: UInt32)? {
+        rows[key].map { ($0.row, $0.leaf, version) }
     }
 
-    /// Keeps `row` as `key`'s, found at `dataVersion` (rows found at another version are let go).
-    func remember(_ row: Int64, for key: Int, dataVersion: UInt32) {
+    /// Keeps `row` as `key`'s, found in leaf page `leaf` (0: not known) at `dataVersion` (rows
+    /// found at another version are let go).
+    func remember(_ row: Int64, in leaf: UInt32 = 0, for key: Int, dataVersion: UInt32) {
         if dataVersion != version || rows.count >= Self.capacity {
             rows.removeAll(keepingCapacity: true)
             version = dataVersion
         }
-        rows[key] = row
+        rows[key] = Place(row: row, leaf: leaf)
     }
 
     /// Lets every row go (a read found the file changed).

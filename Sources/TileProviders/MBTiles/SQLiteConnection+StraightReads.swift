@@ -16,27 +16,38 @@ extension SQLiteConnection {
         let place: (root: UInt32, index: Int32)?
     }
 
+    /// What a straight read found: the value (its bytes, or where they lie), the table leaf page
+    /// its row is in (to read the row from there next time, while the file does not change:
+    /// `near`), and the data version it was read at (the file's lock held meanwhile).
+    struct StraightValue<Value> {
+        let value: Value
+        let leaf: UInt32
+        let dataVersion: UInt32
+    }
+
     /// Column `column` (a BLOB or TEXT) of row `row` of the rowid table `table`, read straight
     /// from the file by the VFS's own reader (`csqlite_nowait_find_value`): its B-tree walked by
-    /// hand, a chain of adjacent overflow pages read in one system call straight into the
-    /// array, with no copy through SQLite's pages. Only on a connection that reads without
+    /// hand (or the row looked for first in leaf page `near`, where a read found it at the same
+    /// data version), a chain of adjacent overflow pages read in one system call straight into
+    /// the array, with no copy through SQLite's pages. Only on a connection that reads without
     /// waiting, in a read transaction that holds the file's lock (a statement or a BLOB read
     /// took it), which keeps any writer out meanwhile. Nil when that reader leaves the read to
     /// SQLite (no lock yet, a page that does not parse, a row not there, a value of another
     /// type: `readBlob` then reads it, or says what is wrong); throws when a page is not in the
     /// page cache.
-    func readValueStraight(table: String, column: String, row: Int64) throws(TileProviderError) -> [UInt8]? {
-        guard let file = straightFile, let (root, index) = try straightPlace(table: table, column: column) else { return nil }
-        let count = csqlite_nowait_find_value(file, root, row, index)
-        if count == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
-        guard count >= 0 else { return nil }
+    func readValueStraight(
+        table: String, column: String, row: Int64, near leaf: UInt32 = 0
+    ) throws(TileProviderError) -> StraightValue<[UInt8]>? {
+        guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: leaf) else {
+            return nil
+        }
         var code = Int32(0)
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             code = csqlite_nowait_read_value(file, buffer.baseAddress)
             initialized = code == 0 ? count : 0
         }
         if code == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
-        return code == 0 ? bytes : nil
+        return code == 0 ? StraightValue(value: bytes, leaf: csqlite_nowait_found_leaf(file), dataVersion: version) : nil
     }
 
     /// `readValueStraight`'s value lent where it lies instead of copied
@@ -47,16 +58,29 @@ extension SQLiteConnection {
     /// reader leaves the value to be read (as `readValueStraight`, or a value in more pieces
     /// than `lentPieceCapacity`); throws when a page is not in the page cache.
     func lendValueStraight(
-        table: String, column: String, row: Int64
-    ) throws(TileProviderError) -> (pieces: UnsafeBufferPointer<iovec>, count: Int)? {
-        guard let file = straightFile, let (root, index) = try straightPlace(table: table, column: column) else { return nil }
-        let count = csqlite_nowait_find_value(file, root, row, index)
-        if count == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
-        guard count >= 0 else { return nil }
+        table: String, column: String, row: Int64, near leaf: UInt32 = 0
+    ) throws(TileProviderError) -> StraightValue<(pieces: UnsafeBufferPointer<iovec>, count: Int)>? {
+        guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: leaf) else {
+            return nil
+        }
         let pieces = csqlite_nowait_lend_value(file, lentPieces.baseAddress, Int32(lentPieces.count))
         if pieces == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
         guard pieces >= 0 else { return nil }
-        return (UnsafeBufferPointer(rebasing: lentPieces[..<Int(pieces)]), count)
+        return StraightValue(value: (UnsafeBufferPointer(rebasing: lentPieces[..<Int(pieces)]), count),
+                             leaf: csqlite_nowait_found_leaf(file), dataVersion: version)
+    }
+
+    /// The value's length as `csqlite_nowait_find_value` found it, the file it is to be read from,
+    /// and the data version (read once: within the lock the find needs, it does not move).
+    private func findValueStraight(
+        table: String, column: String, row: Int64, near leaf: UInt32
+    ) throws(TileProviderError) -> (file: OpaquePointer, count: Int, dataVersion: UInt32)? {
+        guard let file = straightFile,
+              let (root, index, version) = try straightPlace(table: table, column: column, dataVersion: dataVersion)
+        else { return nil }
+        let count = csqlite_nowait_find_value(file, root, leaf, row, index)
+        if count == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
+        return count >= 0 ? (file, count, version) : nil
     }
 
     /// Unmaps the file `lendValueStraight` lends from (mapped again at the next lend). Only while
@@ -69,11 +93,14 @@ extension SQLiteConnection {
     /// a page), within what one `writev` takes (IOV_MAX, 1024) beside an answer's head.
     static let lentPieceCapacity = 512
 
-    /// `table`'s root page and `column`'s index in its records at the current data version:
-    /// found by a query when the version (or the table or column) changed since last asked.
-    private func straightPlace(table: String, column: String) throws(TileProviderError) -> (root: UInt32, index: Int32)? {
-        if let known = straightLayout, known.dataVersion == dataVersion, known.table == table, known.column == column {
-            return known.place
+    /// `table`'s root page and `column`'s index in its records at data version `version`, the
+    /// current one, and the version after: found by a query (which may take the file's lock,
+    /// and so move the version) when the version (or the table or column) changed since last asked.
+    private func straightPlace(
+        table: String, column: String, dataVersion version: UInt32
+    ) throws(TileProviderError) -> (root: UInt32, index: Int32, dataVersion: UInt32)? {
+        if let known = straightLayout, known.dataVersion == version, known.table == table, known.column == column {
+            return known.place.map { ($0.root, $0.index, version) }
         }
         let place = try withStatement(Self.straightPlaceQuery) { (statement) throws(TileProviderError) -> (root: UInt32, index: Int32)? in
             try statement.bind(table, at: 1)
@@ -84,8 +111,9 @@ extension SQLiteConnection {
             return (root, index)
         }
         // The version after the query, which took the file's lock if the transaction had none.
-        straightLayout = StraightLayout(table: table, column: column, dataVersion: dataVersion, place: place)
-        return place
+        let after = dataVersion
+        straightLayout = StraightLayout(table: table, column: column, dataVersion: after, place: place)
+        return place.map { ($0.root, $0.index, after) }
     }
 
     /// A table's root page, a column's index, and how many hidden or generated columns it has.

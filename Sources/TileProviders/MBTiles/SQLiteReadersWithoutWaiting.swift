@@ -1,5 +1,10 @@
 import Dispatch
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if os(Linux)
 import CLinux
 #endif
@@ -18,10 +23,10 @@ import CLinux
 final class SQLiteReadersWithoutWaiting: Sendable {
     fileprivate struct Reader {
         let connection: SQLiteConnection
-        /// When its read transaction began; nil when it has none.
-        var transactionBegan: ContinuousClock.Instant?
-        /// When it was last taken for a read.
-        var lastRead: ContinuousClock.Instant?
+        /// When its read transaction began (`now`); 0 when it has none.
+        var transactionBegan: UInt64 = 0
+        /// When it was last taken for a read; 0 when its mapping was let go since.
+        var lastRead: UInt64 = 0
     }
 
     /// A reader and the flag that lends it to one thread at a time. A compare-and-swap, not a
@@ -30,8 +35,9 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// try the next.
     final class Slot: @unchecked Sendable {
         private let taken = Atomic<Bool>(false)
-        /// Touched only by the thread that took the slot.
-        fileprivate var reader: Reader
+        /// Touched only by the thread that took the slot (`take` orders the threads), so its
+        /// accesses need no run-time exclusivity checks.
+        @exclusivity(unchecked) fileprivate var reader: Reader
 
         fileprivate init(_ connection: SQLiteConnection) { reader = Reader(connection: connection) }
 
@@ -54,6 +60,8 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     private let slots: [Slot]
     /// How long a read transaction is kept open.
     let transactionLifetime: Duration
+    /// The same, in nanoseconds (what reads compare with, per read).
+    private let lifetimeNanoseconds: UInt64
     /// Ends the transactions no read ended: a one-shot timer, armed when a transaction begins
     /// and it is not armed already, re-armed by its handler while transactions stay open.
     /// `DispatchSourceTimer` is thread-safe but not marked `Sendable`; it is only scheduled and
@@ -76,6 +84,8 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         }
         self.slots = slots
         self.transactionLifetime = transactionLifetime
+        let (seconds, attoseconds) = transactionLifetime.components
+        lifetimeNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
         releaser = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         releaser.setEventHandler { [weak self] in self?.endTransactionsNoReadEnded() }
         releaser.activate()
@@ -106,12 +116,12 @@ final class SQLiteReadersWithoutWaiting: Sendable {
             let slot = slots[(first + offset) % slots.count]
             guard slot.take() else { continue }
             var lease: SQLiteReaderLease?
-            let now = ContinuousClock.now
+            let now = Self.now
             slot.reader.lastRead = now
-            Self.endTransaction(of: &slot.reader, ifBegunBefore: now - transactionLifetime)
+            Self.endTransaction(of: &slot.reader, ifBegunBefore: deadline(now))
             var outcome: Result?
             do throws(TileProviderError) {
-                if slot.reader.transactionBegan == nil {
+                if slot.reader.transactionBegan == 0 {
                     try slot.reader.connection.withStatement("BEGIN") { (statement) throws(TileProviderError) in
                         _ = try statement.step()
                     }
@@ -141,9 +151,7 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     private func armReleaser() {
         guard releaserArmed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        let (seconds, attoseconds) = transactionLifetime.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        releaser.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: Self.releaserLeeway)
+        releaser.schedule(deadline: .now() + .nanoseconds(Int(lifetimeNanoseconds)), leeway: Self.releaserLeeway)
     }
 
     /// The releaser's handler: ends each free reader's transaction that is `transactionLifetime`
@@ -152,7 +160,7 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// lately (its mapping is let go once it is idle), arms again.
     private func endTransactionsNoReadEnded() {
         releaserArmed.store(false, ordering: .releasing)
-        let deadline = ContinuousClock.now - transactionLifetime
+        let deadline = deadline(Self.now)
         var stillOpen = false
         for slot in slots {
             let open = slot.withReaderIfFree { reader -> Bool in
@@ -160,12 +168,12 @@ final class SQLiteReadersWithoutWaiting: Sendable {
                 // A reader no read took for as long lets its mapping of the file go too: the
                 // pages it holds mapped (counted in the process's RSS) can then be dropped like
                 // any page cache. (A busy one keeps it: mapping pages again costs a fault each.)
-                if let lastRead = reader.lastRead, lastRead < deadline {
+                if reader.lastRead != 0, reader.lastRead < deadline {
                     reader.connection.unmapLentValues()
-                    reader.lastRead = nil
+                    reader.lastRead = 0
                 }
                 // Come by again while a transaction is open or a mapping may be held.
-                return reader.transactionBegan != nil || reader.lastRead != nil
+                return reader.transactionBegan != 0 || reader.lastRead != 0
             }
             stillOpen = stillOpen || open ?? true
         }
@@ -175,11 +183,12 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// Ends `reader`'s transaction if it began before `deadline` (any time when nil), or if
     /// SQLite ended it (a failed read rolls it back); its BLOB handle first, which would keep
     /// it open.
-    private static func endTransaction(of reader: inout Reader, ifBegunBefore deadline: ContinuousClock.Instant? = nil) {
-        guard let began = reader.transactionBegan else { return }
+    private static func endTransaction(of reader: inout Reader, ifBegunBefore deadline: UInt64 = .max) {
+        let began = reader.transactionBegan
+        guard began != 0 else { return }
         let connection = reader.connection
         if connection.isInTransaction {
-            if let deadline, began >= deadline { return }
+            if began >= deadline { return }
             connection.closeBlob()
             try? connection.withStatement("COMMIT") { (statement) throws(TileProviderError) in _ = try statement.step() }
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
@@ -187,7 +196,17 @@ final class SQLiteReadersWithoutWaiting: Sendable {
             connection.closeBlob()
         }
         // Kept when SQLite could end it neither way: the next read tries again.
-        if !connection.isInTransaction { reader.transactionBegan = nil }
+        if !connection.isInTransaction { reader.transactionBegan = 0 }
+    }
+
+    /// When a transaction begun before is `transactionLifetime` old, at `now`.
+    private func deadline(_ now: UInt64) -> UInt64 { now > lifetimeNanoseconds ? now - lifetimeNanoseconds : 0 }
+
+    /// Monotonic nanoseconds, never 0 (0 marks "none" in `Reader`).
+    private static var now: UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec) | 1
     }
 
     /// A number for the calling thread, so each event loop tries its own reader first.
