@@ -152,8 +152,11 @@ enum HTTPHeadParser {
 
     /// The body length the head announces (RFC 9112 §6.3).
     static func bodyLength(of request: HTTPRequest, limit: Int) throws(HTTPParseError) -> Int {
-        let lengths = request.headers.values(.contentLength)
-        let hasTransferEncoding = request.headers[.transferEncoding] != nil
+        // Most requests (a GET) announce no body: one pass over the fields, no array made.
+        let headers = request.headers
+        if headers.count(of: .contentLength) == 0 && headers.count(of: .transferEncoding) == 0 { return 0 }
+        let lengths = headers.values(.contentLength)
+        let hasTransferEncoding = headers[.transferEncoding] != nil
         if hasTransferEncoding && !lengths.isEmpty { throw .contentLengthWithTransferEncoding }
         if hasTransferEncoding { throw .unsupportedTransferEncoding }
         guard !lengths.isEmpty else { return 0 }

@@ -8,7 +8,6 @@ public struct HTTPResponse: Sendable {
         var headers: HTTPHeaders
         var body: [UInt8]
         var file: HTTPFileBody?
-        var lent: (any HTTPLentBody)?
         var preparedHead: [UInt8]?
         /// The body length `preparedHead` was encoded for (`prepared(bodyCount:)`).
         var preparedBodyCount: Int?
@@ -37,11 +36,9 @@ public struct HTTPResponse: Sendable {
         set { fields.value.file = newValue }
     }
     /// A body lent where it lies instead of `body` (which is then empty): for an answer sent as
-    /// soon as it is made, on the loop that made it (see `HTTPLentBody`).
-    public var lent: (any HTTPLentBody)? {
-        get { fields.value.lent }
-        set { fields.value.lent = newValue }
-    }
+    /// soon as it is made, on the loop that made it (see `HTTPLentBody`). Kept out of the shared
+    /// box (one reference): attaching it to a prepared answer copies no box.
+    public var lent: (any HTTPLentBody)?
     /// The status line, header fields and Content-Length, already encoded (see `prepared()`);
     /// sent instead of encoding `headers` again.
     public private(set) var preparedHead: [UInt8]? {
@@ -63,7 +60,7 @@ public struct HTTPResponse: Sendable {
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, lent: nil, preparedHead: nil,
+        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, preparedHead: nil,
                                     preparedBodyCount: nil))
     }
 
