@@ -34,6 +34,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
         /// Times an answer was given again to this head, up to `wireThreshold` (counted again
         /// from 0 when its wire layout is let go).
         fileprivate var givenAgain = 0
+        /// Times the head was found remembered (`lookUp`), up to `Int32.max`.
+        fileprivate(set) var found: Int32 = 0
 
         init(head: [UInt8], hash: Int, request: HTTPRequest) {
             self.head = head
@@ -67,6 +69,13 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// Bytes of the arena that wire answers may take, at most, and take now.
     let maxWireBytes: Int
     private(set) var wireBytes = 0
+    /// Bytes of answers whose body is bytes in memory (`HTTPResponse.body`) kept at most, and
+    /// kept now: bodies no cache holds (an uncached archive tile copied for a head asked for
+    /// again) stay bounded. (A cached tile's body is a part of the cache's memory file.)
+    let maxBodyBytes: Int
+    private(set) var bodyBytes = 0
+    /// `maxBodyBytes` when not given: a few of the largest tiles, hundreds of typical ones.
+    static let defaultMaxBodyBytes = 8 << 20
     /// Times an answer is given again before it is laid out as it goes on the wire: the copy of
     /// its body is paid for by the system calls saved well before this many.
     static let wireThreshold = 32
@@ -82,12 +91,13 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// MB a loop (an entry is its head, up to 2 KiB, and its parse).
     static let slotCount = 2048
 
-    init(answerLifetime: UInt64, fileAnswers: Int, wireBytes: Int = 0) {
+    init(answerLifetime: UInt64, fileAnswers: Int, wireBytes: Int = 0, bodyBytes: Int = defaultMaxBodyBytes) {
         seed = UInt64.random(in: 0 ... .max)
         precondition(Self.slotCount & (Self.slotCount - 1) == 0, "slotCount must be a power of two")
         self.answerLifetime = answerLifetime
         maxFileAnswers = fileAnswers
         maxWireBytes = wireBytes
+        maxBodyBytes = bodyBytes
         slots = Array(repeating: nil, count: Self.slotCount)
         recent = Array(repeating: 0, count: Self.slotCount / 2)
         slotHashes = Array(repeating: 0, count: Self.slotCount)
@@ -114,8 +124,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
                   entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
             else { continue }
             recent[first >> 1] = UInt8(slot - first)
+            if entry.found < .max { entry.found += 1 }
             var request = entry.request
             request.remembered = entry
+            request.headRepeats = 1 + Int(entry.found)
             return .remembered(request)
         }
         return .unknown(hash: hash)
@@ -146,6 +158,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
         slotHashes[slot] = hash
         var remembered = request
         remembered.remembered = entry
+        remembered.headRepeats = 1
         return remembered
     }
 
@@ -186,11 +199,13 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// Keeps `answer` for `entry`'s request when the application marked it for reuse, `entry`
     /// is still in its slot (a newer head may have taken it since the parse), and, for an
-    /// answer that holds a file open, fewer than `maxFileAnswers` such are kept.
+    /// answer that holds a file open, fewer than `maxFileAnswers` such are kept; for one whose
+    /// body is bytes, while those kept stay within `maxBodyBytes`.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
         let first = Self.pair(entry.hash)
         guard answer.reuse != nil, answer.lent == nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
+        if bodyBytes - Self.bodyBytes(entry.answer) + Self.bodyBytes(answer) > maxBodyBytes { return }
         var answer = answer
         if let wire = entry.wire {
             if wire.matches(answer) { answer.wire = wire } else { dropWire(of: entry) }
@@ -220,10 +235,14 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// The first of the two slots a head of hash `hash` may take (the second follows it).
     static func pair(_ hash: Int) -> Int { hash & (slotCount - 2) }
 
-    /// Sets `entry`'s answer, counting those that hold a file open.
+    /// The bytes of `answer`'s body held in memory (0 for a file's or none).
+    private static func bodyBytes(_ answer: HTTPResponse?) -> Int { answer?.body.count ?? 0 }
+
+    /// Sets `entry`'s answer, counting those that hold a file open and the bytes of bodies kept.
     private func setAnswer(_ answer: HTTPResponse?, of entry: Entry) {
         if Self.holdsOpenFile(entry.answer) { fileAnswers -= 1 }
         if Self.holdsOpenFile(answer) { fileAnswers += 1 }
+        bodyBytes += Self.bodyBytes(answer) - Self.bodyBytes(entry.answer)
         entry.answer = answer
     }
 

@@ -50,6 +50,14 @@ public struct HTTPRequest: Sendable, Equatable {
     /// connection keeps the answer there. Used only on the loop that parsed the request.
     var remembered: HTTPHeadMemo.Entry?
 
+    /// How many times before this one the loop that parsed this request saw its head lately,
+    /// as far as its memo tells (`HTTPHeadMemo`): 0 the first time; 1 the second, when the
+    /// head is remembered; 2 and up each time it is found remembered after that. An answer
+    /// marked for reuse (`HTTPResponse.reuse`) is kept and given again only to a remembered
+    /// head (1 and up); one that costs something to keep is best kept for a head asked for
+    /// over and over (2 and up).
+    public internal(set) var headRepeats = 0
+
     /// A request; `pathSegments` and `query` come from `target`'s path.
     public init(
         method: HTTPMethod, target: String, pathSegments: [String], query: String?,

@@ -25,6 +25,8 @@ import Testing
         #expect(thrice[0].remembered == nil, "a head seen once is only noted")
         let second = try #require(thrice[1].remembered, "the second time it is remembered")
         #expect(thrice[2].remembered === second, "the third is the memo's")
+        #expect(thrice.map(\.headRepeats) == [0, 1, 2], "the times the head was seen before")
+        #expect(try parse(head, with: &parser).first?.headRepeats == 3)
         #expect(thrice[2].pathSegments == ["3", "2", "4.png"] && thrice[2].query == "v=1")
 
         let otherHead = "GET /3/2/4.png?v=1 HTTP/1.1\r\nHost: example.net\r\nAccept: image/*\r\n\r\n"
@@ -195,6 +197,30 @@ import Testing
     /// kept whatever their number), and one let go (expired, revoked, or its head's slot taken
     /// by another head) makes room for another. An answer for an entry no longer in its slot is
     /// not kept at all (nothing would let it go).
+    /// Answers whose bodies are bytes in memory are kept while their bodies add up to at most
+    /// the memo's budget; one let go (expired, or replaced by a smaller one) makes room.
+    @Test func answersWithBodiesInMemoryAreBounded() throws {
+        let memo = HTTPHeadMemo(answerLifetime: 100, fileAnswers: 0, bodyBytes: 10_000)
+        let reuse = HTTPAnswerReuse()
+        func answer(_ count: Int) -> HTTPResponse {
+            var answer = HTTPResponse(status: .ok, body: [UInt8](repeating: 7, count: count))
+            answer.reuse = reuse.mark()
+            return answer
+        }
+        let live = try memo.entriesInDistinctPairs(3)
+        memo.keep(answer(4_000), for: live[0], now: 0)
+        memo.keep(answer(4_000), for: live[1], now: 0)
+        #expect(live[0].answer != nil && live[1].answer != nil && memo.bodyBytes == 8_000)
+        memo.keep(answer(4_000), for: live[2], now: 0)
+        #expect(live[2].answer == nil && memo.bodyBytes == 8_000, "past the budget: not kept")
+        memo.keep(answer(1_000), for: live[1], now: 10)
+        #expect(memo.bodyBytes == 5_000, "replaced by a smaller one: counted once")
+        memo.keep(answer(4_000), for: live[2], now: 10)
+        #expect(live[2].answer != nil && memo.bodyBytes == 9_000, "room made")
+        memo.dropExpiredAnswers(now: 100)
+        #expect(live[0].answer == nil && memo.bodyBytes == 5_000, "expired: let go")
+    }
+
     @Test func answersThatHoldAFileOpenAreBounded() throws {
         let memo = HTTPHeadMemo(answerLifetime: 100, fileAnswers: 2)
         let reuse = HTTPAnswerReuse()
@@ -205,16 +231,7 @@ import Testing
         sharedFileAnswer.file = HTTPFileBody(descriptor: 0, count: 1, owner: reuse, shared: true)
         var bytesAnswer = HTTPResponse.text(.ok, "tile")
         bytesAnswer.reuse = reuse.mark()
-        // Five heads in five pairs of slots (the hash is seeded per process).
-        var pairsTaken: Set<Int> = []
-        var heads: [String] = []
-        for index in 0 ..< 1000 where heads.count < 5 {
-            let head = "GET /\(index) HTTP/1.1\r\n\r\n"
-            guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
-            if pairsTaken.insert(HTTPHeadMemo.pair(hash)).inserted { heads.append(head) }
-        }
-        let entries = try heads.map { try memo.rememberedEntry($0) }
-        try #require(entries.count == 5)
+        let entries = try memo.entriesInDistinctPairs(5)
         for entry in entries[0 ..< 3] { memo.keep(fileAnswer, for: entry, now: 0) }
         #expect(entries.map { $0.answer != nil } == [true, true, false, false, false], "two kept, the third not")
         #expect(memo.fileAnswers == 2)

@@ -69,6 +69,49 @@ import TileHTTP
         #expect(stale.body == first.body)
     }
 
+    /// A tile asked for again and again with the same head is given again by the event loop
+    /// (copied once, after `repeatsBeforeReuse` requests for it) without a read, until a
+    /// clear-cache, as a tile file's
+    /// answer is: a change of the file is not seen meanwhile (answers live a minute here), by
+    /// that head; another head reads the file. Each answer counts a provider call.
+    @Test func aTileAskedForAgainIsGivenAgainUntilAClear() async throws {
+        let live = try LiveServer(responder: service) { $0.reusedAnswerLifetime = 60 }
+        let client = try RawHTTPClient(port: live.port)
+        let file = folder.path + "/bm.mbtiles"
+        _ = try Data(contentsOf: URL(fileURLWithPath: file))  // in the page cache: read on the loop
+        let replacement = try #require(client.request("/mb/0/0/0.png", headers: ["Accept: image/*"])?.body)
+        let calls = { () async throws -> Double? in
+            try PrometheusExposition(try await self.service.get("/metrics").text)
+                .value("tilelayer_provider_calls_total", ["layer": "mb"])
+        }
+        let before = try #require(try await calls())
+        let original = try #require(client.request("/mb/1/1/0.png")?.body)
+        #expect(original != replacement)
+        // Copied at the request after `repeatsBeforeReuse` others, given again at the next.
+        let again = TileService.repeatsBeforeReuse + 1
+        for _ in 0 ..< again { #expect(client.request("/mb/1/1/0.png")?.body == original) }
+        #expect(try await calls() == before + Double(again + 1), "each answer counts a provider call, given again or not")
+
+        // Tile 1/1/0 (TMS row 1) becomes tile 0/0/0, written by another process once the
+        // readers let their read transactions go (250 ms).
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        writer.arguments = ["sqlite3", file, ".timeout 5000",
+                            "UPDATE tiles SET tile_data = (SELECT tile_data FROM tiles WHERE zoom_level = 0) "
+                                + "WHERE zoom_level = 1 AND tile_column = 1 AND tile_row = 1"]
+        try writer.run()
+        writer.waitUntilExit()
+        try #require(writer.terminationStatus == 0)
+        try await Task.sleep(for: .milliseconds(600))  // past the readers' transactions
+        _ = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(client.request("/mb/1/1/0.png")?.body == original, "the answer given again")
+        #expect(client.request("/mb/1/1/0.png", headers: ["Accept: image/*"])?.body == replacement,
+                "another head is answered from the file")
+        _ = await service.clearCache(layer: "mb")
+        #expect(client.request("/mb/1/1/0.png")?.body == replacement, "revoked with the cache")
+        await live.stop()
+    }
+
     /// A layer with a memory cache reads a miss on the workers, which keep it; the loop answers its hits.
     @Test func aCachedLayersMissGoesToTheWorkers() async throws {
         #expect(try service.answerOnLoop("/mbc/2/1/1.png") == nil)

@@ -9,12 +9,25 @@ extension TileService {
     /// request costs the read and one copy of the bytes, not a hash and a worker hop; when the
     /// source lends the bytes where they lie (`.lent`), not even that copy: the kernel's, into
     /// the socket, is the only one.
+    /// To a head the event loop saw at least `repeatsBeforeReuse` times before lately
+    /// (`HTTPRequest.headRepeats`), the unconditional 200 carries `reuse` (tagged to count as
+    /// a provider call when given again), its body copied (a lent one ends at once), so the
+    /// loop gives it again for `server.cache.reuseSeconds` (`HTTPHeadMemo`, within its budget
+    /// for bodies in memory) without a read: a tile asked for over and over (a Zipf
+    /// distribution's head) costs what a cached one does, though the layer keeps no tiles;
+    /// one asked for twice in a long walk through many (a uniform one) is not copied for it.
+    /// A change of the file is seen that much later, beside the read transaction's lifetime;
+    /// a clear-cache or reload revokes it at once.
     /// Nil when the workers must answer: the read would wait, the bytes are not a tile of the
     /// layer's format (the ordinary path says what is wrong), or a vector tile (gzip-compressed
     /// ones are answered per client `Accept-Encoding`, on the ordinary path).
-    func archiveTileResponseWithoutWaiting(_ request: HTTPRequest, key: TileKey, layer: Layer) -> HTTPResponse? {
+    func archiveTileResponseWithoutWaiting(
+        _ request: HTTPRequest, key: TileKey, layer: Layer, reuse: HTTPAnswerReuse.Mark? = nil, counters: LayerMetrics? = nil
+    ) -> HTTPResponse? {
         guard let archive = layer.archiveWithoutWaiting, layer.servesNatively(scale: key.scale) else { return nil }
-        let response: HTTPResponse
+        // Whether this answer is made to be given again (the mark is tagged only then).
+        let keep = request.headRepeats >= Self.repeatsBeforeReuse && reuse != nil && counters != nil
+        var response: HTTPResponse
         switch archive.tileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
         case .mustWait:
             return nil
@@ -34,9 +47,24 @@ extension TileService {
                       for: versionKey, format: layer.format, lastModified: lastModified, read: { lent.copy() }),
                   fingerprint.byteCount == lent.count
             else { return nil }
-            response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: .lent(lent))
+            var body = FingerprintedBody.lent(lent)
+            if keep, !HTTPConditional.isConditional(request.headers) {
+                // To be given again: its own bytes, not the file's pages (held only while sent).
+                let copied = lent.copy()
+                lent.end()
+                guard let copied else { return nil }
+                body = .bytes(copied)
+            }
+            response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: body)
         }
-        pipeline.metrics[layer.name]?.providerCalls.increment()
+        if keep, let reuse, let counters, response.lent == nil, response.preparedHead != nil {
+            response.reuse = reuse.tagged(counters.repeatedFileBypass)
+        }
+        (counters ?? pipeline.metrics[layer.name])?.providerCalls.increment()
         return noted(response, cacheUse: .bypass)
     }
+
+    /// Times a head is seen before its archive tile's answer is copied to be given again: a
+    /// tile asked for over and over, not one that a walk through many tiles comes by again.
+    static let repeatsBeforeReuse = 3
 }

@@ -40,7 +40,7 @@ extension TileService {
                                  reuse: counters.map { reuse.tagged($0.repeatedHit) })
             }
             return fileTileResponse(request, key: key, layer: layer, mayBlock: false, counters: counters, reuse: reuse)
-                ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer)
+                ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer, reuse: reuse, counters: counters)
         }
     }
 
