@@ -127,7 +127,6 @@ final class HTTPHeadMemo: @unchecked Sendable {
             if entry.found < .max { entry.found += 1 }
             var request = entry.request
             request.remembered = entry
-            request.headRepeats = 1 + Int(entry.found)
             return .remembered(request)
         }
         return .unknown(hash: hash)
@@ -158,7 +157,6 @@ final class HTTPHeadMemo: @unchecked Sendable {
         slotHashes[slot] = hash
         var remembered = request
         remembered.remembered = entry
-        remembered.headRepeats = 1
         return remembered
     }
 

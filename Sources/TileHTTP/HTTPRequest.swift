@@ -55,8 +55,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// head is remembered; 2 and up each time it is found remembered after that. An answer
     /// marked for reuse (`HTTPResponse.reuse`) is kept and given again only to a remembered
     /// head (1 and up); one that costs something to keep is best kept for a head asked for
-    /// over and over (2 and up).
-    public internal(set) var headRepeats = 0
+    /// over and over (2 and up). Read on that loop (in `HTTPResponder.respond`, before the
+    /// request goes to another thread): the count moves as the loop finds the head again.
+    public var headRepeats: Int { remembered.map { 1 + Int($0.found) } ?? 0 }
 
     /// A request; `pathSegments` and `query` come from `target`'s path.
     public init(
