@@ -41,7 +41,12 @@ import TileHTTP
                 source: {type: directory, path: \(folder.path)/hung}
                 cache: {memory: false}
             """, server: ", workers: {threads: 8, queue: 0}", folder: folder)
-        let live = try LiveServer(responder: service) { $0.transport = transport }
+        // The hung reads wait for the rest of the test, which on a loaded machine (a sanitizer
+        // build, tests in parallel) can pass the 30 s answer timeout: its 503 is not this test's.
+        let live = try LiveServer(responder: service) {
+            $0.transport = transport
+            $0.answerTimeout = 600
+        }
         defer { Task { await live.stop() } }
 
         // Warm the world tiles (memory hits from now on).
