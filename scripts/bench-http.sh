@@ -391,7 +391,8 @@ done
 
 # --- summary ---------------------------------------------------------------------------------
 
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) exit 1; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=bench/median.sh
+source "$SCRIPT_DIR/bench/median.sh"
 
 tl_list=""; ng_list=""; ratio_list=""
 for (( round = 1; round <= ROUNDS; round++ )); do

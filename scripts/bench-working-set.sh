@@ -114,7 +114,8 @@ cpu_seconds() { # user+system seconds of the given pids
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== working set: $tile_count tiles, $(( tile_bytes >> 20 )) MiB; memory cache $MEMORY_MB MiB; access logs $( (( ACCESS_LOG )) && echo on || echo off ); ${WARMUP} s of each list before each ${DURATION} s run"
 printf '%-8s %-5s %-22s %10s %9s %11s %8s\n' list round server "requests/s" "p99 ms" "CPU us/req" errors
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=bench/median.sh
+source "$SCRIPT_DIR/bench/median.sh"
 for list in uniform zipf; do
     declare -A rps_ratios=() cpu_ratios=()
     for (( round = 1; round <= ROUNDS; round++ )); do

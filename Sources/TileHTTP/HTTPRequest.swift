@@ -54,8 +54,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// as far as its memo tells (`HTTPHeadMemo`): 0 the first time; 1 the second, when the
     /// head is remembered; 2 and up each time it is found remembered after that. An answer
     /// marked for reuse (`HTTPResponse.reuse`) is kept and given again only to a remembered
-    /// head (1 and up); one that costs something to keep is best kept for a head asked for
-    /// over and over (2 and up). Read on that loop (in `HTTPResponder.respond`, before the
+    /// head (1 and up); one that costs something to keep is worth keeping for a head asked for
+    /// over and over (a higher count). Read on that loop (in `HTTPResponder.respond`, before the
     /// request goes to another thread): the count moves as the loop finds the head again.
     public var headRepeats: Int { remembered.map { 1 + Int($0.found) } ?? 0 }
 

@@ -94,14 +94,9 @@ import TileHTTP
 
         // Tile 1/1/0 (TMS row 1) becomes tile 0/0/0, written by another process once the
         // readers let their read transactions go (250 ms).
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        writer.arguments = ["sqlite3", file, ".timeout 5000",
-                            "UPDATE tiles SET tile_data = (SELECT tile_data FROM tiles WHERE zoom_level = 0) "
-                                + "WHERE zoom_level = 1 AND tile_column = 1 AND tile_row = 1"]
-        try writer.run()
-        writer.waitUntilExit()
-        try #require(writer.terminationStatus == 0)
+        try SQLiteCLI.run(file, "PRAGMA busy_timeout = 5000; "
+            + "UPDATE tiles SET tile_data = (SELECT tile_data FROM tiles WHERE zoom_level = 0) "
+            + "WHERE zoom_level = 1 AND tile_column = 1 AND tile_row = 1")
         try await Task.sleep(for: .milliseconds(600))  // past the readers' transactions
         _ = try Data(contentsOf: URL(fileURLWithPath: file))
         #expect(client.request("/mb/1/1/0.png")?.body == original, "the answer given again")

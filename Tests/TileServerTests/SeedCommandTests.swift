@@ -48,10 +48,10 @@ import TileGeometry
             #expect(tile.data == Fixtures.worldTile(z, x, y))
         }
 
-        #expect(try Self.sqlite(out, "SELECT count(*) FROM tiles") == "21")
-        #expect(try Self.sqlite(out, "SELECT value FROM metadata WHERE name = 'attribution'") == "Tom Patterson")
+        #expect(try SQLiteCLI.run(out, "SELECT count(*) FROM tiles") == "21")
+        #expect(try SQLiteCLI.run(out, "SELECT value FROM metadata WHERE name = 'attribution'") == "Tom Patterson")
         // MBTiles 1.3: rows are TMS, y flipped — XYZ 2/3/0 is row 3.
-        let hex = try Self.sqlite(out, "SELECT hex(tile_data) FROM tiles WHERE zoom_level = 2 AND tile_column = 3 AND tile_row = 3")
+        let hex = try SQLiteCLI.run(out, "SELECT hex(tile_data) FROM tiles WHERE zoom_level = 2 AND tile_column = 3 AND tile_row = 3")
         #expect(hex == Fixtures.worldTile(2, 3, 0).map { String(format: "%02X", $0) }.joined())
     }
 
@@ -121,18 +121,6 @@ import TileGeometry
         let ranges = SeedPlan.ranges(GeoBounds(west: 170, south: -10, east: -170, north: 10), zoom: 3)
         #expect(ranges.map(\.xs) == [7 ... 7, 0 ... 0] && ranges.allSatisfy { $0.ys == 3 ... 4 })
         #expect(SeedPlan.ranges(WebMercator.worldBounds, zoom: 2).tileCount == 16)
-    }
-
-    static func sqlite(_ path: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -1,10 +1,5 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if os(Linux)
 import CLinux
 #endif
@@ -58,9 +53,8 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     }
 
     private let slots: [Slot]
-    /// How long a read transaction is kept open.
-    let transactionLifetime: Duration
-    /// The same, in nanoseconds (what reads compare with, per read).
+    /// How long a read transaction is kept open (`transactionLifetime`), in nanoseconds: what
+    /// each read compares with.
     private let lifetimeNanoseconds: UInt64
     /// Ends the transactions no read ended: a one-shot timer, armed when a transaction begins
     /// and it is not armed already, re-armed by its handler while transactions stay open.
@@ -83,7 +77,6 @@ final class SQLiteReadersWithoutWaiting: Sendable {
             slots.append(Slot(connection))
         }
         self.slots = slots
-        self.transactionLifetime = transactionLifetime
         let (seconds, attoseconds) = transactionLifetime.components
         lifetimeNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
         releaser = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
@@ -202,12 +195,9 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// When a transaction begun before is `transactionLifetime` old, at `now`.
     private func deadline(_ now: UInt64) -> UInt64 { now > lifetimeNanoseconds ? now - lifetimeNanoseconds : 0 }
 
-    /// Monotonic nanoseconds, never 0 (0 marks "none" in `Reader`).
-    private static var now: UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec) | 1
-    }
+    /// Monotonic nanoseconds (Dispatch's uptime clock, the releaser's), never 0: 0 marks "none"
+    /// in `Reader`.
+    private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds | 1 }
 
     /// A number for the calling thread, so each event loop tries its own reader first.
     private static var threadIndex: Int {
