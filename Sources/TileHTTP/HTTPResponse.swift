@@ -85,29 +85,26 @@ public struct HTTPResponse: Sendable {
 
     /// This prepared response with `file` as its body; `file.count` must be the count the head
     /// was prepared with (`prepared(bodyCount:)`).
-    public func sendingFile(_ file: HTTPFileBody) -> HTTPResponse {
+    public consuming func sendingFile(_ file: HTTPFileBody) -> HTTPResponse {
         precondition(file.count == fields.value.preparedBodyCount, "a file of another length than the prepared head says")
-        var response = self
-        response.file = file
-        return response
+        self.file = file
+        return consume self
     }
 
     /// This prepared response with `body`; `body.count` must be the count the head was prepared
     /// with (`prepared(bodyCount:)`).
-    public func sending(_ body: [UInt8]) -> HTTPResponse {
+    public consuming func sending(_ body: [UInt8]) -> HTTPResponse {
         precondition(body.count == fields.value.preparedBodyCount, "a body of another length than the prepared head says")
-        var response = self
-        response.body = body
-        return response
+        self.body = body
+        return consume self
     }
 
     /// This prepared response with `lent` as its body; `lent.count` must be the count the head
     /// was prepared with (`prepared(bodyCount:)`).
-    public func sending(lent: any HTTPLentBody) -> HTTPResponse {
+    public consuming func sending(lent: any HTTPLentBody) -> HTTPResponse {
         precondition(lent.count == fields.value.preparedBodyCount, "a body of another length than the prepared head says")
-        var response = self
-        response.lent = lent
-        return response
+        self.lent = lent
+        return consume self
     }
 
     /// The length of the body: the file's or the lent body's when there is one, else `body`'s.

@@ -100,11 +100,10 @@ extension TileService {
 
     /// A tile answer labelled for the access log (the cache's part, ",stale" for a stale copy)
     /// and the metrics (route "tile").
-    func noted(_ answer: HTTPResponse, cacheUse: TileCacheUse, stale: Bool = false) -> HTTPResponse {
-        var response = answer
-        response.note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
-        response.route = MetricsRoute.tile
-        return response
+    func noted(_ answer: consuming HTTPResponse, cacheUse: TileCacheUse, stale: Bool = false) -> HTTPResponse {
+        answer.note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
+        answer.route = MetricsRoute.tile
+        return consume answer
     }
 
     private func answer(

@@ -39,15 +39,13 @@ extension Route {
 
 extension HTTPResponse {
     /// The response labelled `route`, unless it already has a label.
-    func labelled(_ route: String) -> HTTPResponse {
-        guard self.route == nil else { return self }
-        var response = self
-        response.route = route
-        return response
+    consuming func labelled(_ route: String) -> HTTPResponse {
+        if self.route == nil { self.route = route }
+        return consume self
     }
 
     /// The response labelled with `route`'s label, unless it already has one.
-    func labelled(_ route: Route) -> HTTPResponse {
+    consuming func labelled(_ route: Route) -> HTTPResponse {
         labelled(route.metricsLabel)
     }
 }
