@@ -54,30 +54,10 @@ if [[ $SKIP_BUILD != 1 ]]; then
 fi
 TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-working-set.XXXXXX")
-mkdir -p "$TMP"/{client_body,proxy,fastcgi,uwsgi,scgi}
-chmod 755 "$TMP"
-TL_PID=""; NG_PID=""
-cleanup() {
-    for pid in $TL_PID $NG_PID; do kill -TERM "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-TL_PORT=$(free_port); NG_PORT=$(free_port)
-cat >"$TMP/tilelayer.yml" <<EOF
-server:
-  host: 127.0.0.1
-  port: $TL_PORT
-  cors: "*"
-  cache: {memoryBytes: $(( MEMORY_MB << 20 ))}
-  log: {level: notice, access: $( (( ACCESS_LOG )) && echo true || echo false )}
-layers:
-  - {name: world, default: true, source: {type: directory, path: "$TILES"}, maxZoom: $MAX_ZOOM}
-  - {name: mb, source: {type: mbtiles, path: "$DATA/tiles.mbtiles"}, cache: {memory: false}, maxZoom: $MAX_ZOOM}
-EOF
+# shellcheck source=bench/servers.sh
+source "$SCRIPT_DIR/bench/servers.sh"
+bench_setup bench-working-set
+write_working_set_config "$TMP/tilelayer.yml" "$TL_PORT" "$DATA" "$MAX_ZOOM" "$MEMORY_MB"
 # shellcheck source=bench/configs.sh
 source "$SCRIPT_DIR/bench/configs.sh"
 write_nginx_config "$TMP/nginx.conf" "$NG_PORT"
@@ -96,12 +76,7 @@ cmp <(curl -fs "http://127.0.0.1:$TL_PORT$first") "$TILES$first" || die "tilelay
 cmp <(curl -fs "http://127.0.0.1:$TL_PORT/mb$first") "$TILES$first" || die "the MBTiles layer's $first differs from the file"
 cmp <(curl -fs "http://127.0.0.1:$NG_PORT$first") "$TILES$first" || die "nginx's $first differs from the file"
 
-# These machines page out idle memory (DAMON's pageout scheme, kdamond), the page cache too: read
-# every file again before each run, so that no server pays for disk reads the one before did not.
-warm_page_cache() {
-    find "$TILES" -type f -print0 | xargs -0 cat >/dev/null
-    cat "$DATA/tiles.mbtiles" >/dev/null
-}
+warm_page_cache() { warm_working_set "$DATA"; }
 
 cpu_seconds() { # user+system seconds of the given pids
     local total=0 pid

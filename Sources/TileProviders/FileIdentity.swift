@@ -15,6 +15,13 @@ public struct FileIdentity: Sendable, Hashable {
     public var modifiedSeconds: Int
     public var modifiedNanoseconds: Int
 
+    /// Hashes the inode and the modification time in two words: what tells files, and versions
+    /// of a file, apart in practice (equality still compares every field).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(inode ^ device << 48)
+        hasher.combine(modifiedNanoseconds ^ modifiedSeconds << 30 ^ Int(truncatingIfNeeded: size) << 2)
+    }
+
     /// The identity of the file at `path` (one `stat`), nil when there is no file there.
     static func of(_ path: String) throws(TileProviderError) -> FileIdentity? {
         var info = stat()

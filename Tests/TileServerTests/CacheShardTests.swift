@@ -5,6 +5,7 @@ import Testing
 @testable import TileCache
 import TileGeometry
 @testable import TileServer
+import TileProviders
 
 @Suite struct CacheShardTests {
     @Test func tileKeysSpreadOverEveryShard() {
@@ -53,6 +54,37 @@ import TileGeometry
         hashes.insert(TileKey.shardHash(TileKey(layer: "osm", tile: tile, scale: 1, generation: TileGeneration(build: 2, clears: 0))))
         hashes.insert(TileKey.shardHash(TileKey(layer: "osm", tile: tile, scale: 1, generation: TileGeneration(build: 1, clears: 1))))
         #expect(hashes.count == 6)
+    }
+
+    /// `TileKey` and `FileIdentity` hash their fields packed into a few words: keys that differ
+    /// in any one field (x and y swapped too) still hash apart, and equal ones alike.
+    @Test func packedHashesTellEveryFieldApart() {
+        let base = TileKey(layer: "osm", tile: TileCoordinate(z: 5, x: 9, y: 12), scale: 1)
+        var variants = [base]
+        for change in [
+            { (key: inout TileKey) in key.layer = "sat" }, { $0.tile.x = 12; $0.tile.y = 9 }, { $0.tile.x = 10 },
+            { $0.tile.y = 13 }, { $0.tile.z = 6 }, { $0.scale = 2 }, { $0.generation.clears = 1 },
+            { $0.generation.build = 7 }, { $0.variables = ["floor": "2"] },
+        ] as [(inout TileKey) -> Void] {
+            var key = base
+            change(&key)
+            variants.append(key)
+        }
+        #expect(Set(variants.map(\.hashValue)).count == variants.count, "\(variants)")
+        #expect(base.hashValue == TileKey(layer: "os" + "m", tile: TileCoordinate(z: 5, x: 9, y: 12), scale: 1).hashValue)
+
+        let file = FileIdentity(device: 3, inode: 812, size: 4096, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 5)
+        let files = [
+            file, FileIdentity(device: 4, inode: 812, size: 4096, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 5),
+            FileIdentity(device: 3, inode: 813, size: 4096, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 5),
+            FileIdentity(device: 3, inode: 812, size: 4097, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 5),
+            FileIdentity(device: 3, inode: 812, size: 4096, modifiedSeconds: 1_700_000_001, modifiedNanoseconds: 5),
+            FileIdentity(device: 3, inode: 812, size: 4096, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 6),
+        ]
+        #expect(Set(files.map(\.hashValue)).count == files.count)
+        #expect(Set(files).count == files.count)
+        #expect(file.hashValue == FileIdentity(device: 3, inode: 812, size: 4096, modifiedSeconds: 1_700_000_000,
+                                                modifiedNanoseconds: 5).hashValue)
     }
 
     @Test func aConstantShardFunctionStillCaches() {

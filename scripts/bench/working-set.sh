@@ -16,3 +16,28 @@ build_working_set() {
     python3 "$bench/make-working-set.py" "$staging" "$data" "$max_zoom"
     rm -rf "$staging"
 }
+
+# write_working_set_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving DATA's pyramid
+# as the default folder layer (a MEMORY_MB memory cache) and its MBTiles copy as layer "mb"
+# (uncached); access log per $ACCESS_LOG
+write_working_set_config() {
+    cat >"$1" <<EOT
+server:
+  host: 127.0.0.1
+  port: $2
+  cors: "*"
+  cache: {memoryBytes: $(( $5 << 20 ))}
+  log: {level: notice, access: $( (( ${ACCESS_LOG:-0} )) && echo true || echo false )}
+layers:
+  - {name: world, default: true, source: {type: directory, path: "$3/tiles"}, maxZoom: $4}
+  - {name: mb, source: {type: mbtiles, path: "$3/tiles.mbtiles"}, cache: {memory: false}, maxZoom: $4}
+EOT
+}
+
+# warm_working_set DATA: reads every file of the pyramid and the MBTiles file again. These
+# machines page out idle memory (DAMON's pageout scheme, kdamond), the page cache too: before
+# each run, so that no server pays for disk reads the one before did not.
+warm_working_set() {
+    find "$1/tiles" -type f -print0 | xargs -0 cat >/dev/null
+    cat "$1/tiles.mbtiles" >/dev/null
+}

@@ -26,15 +26,17 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
         self.generation = generation
     }
 
-    /// Hashes what tells keys apart; an empty `variables` (most layers) adds nothing, so a
-    /// memory hit does not hash an empty dictionary (equal keys still hash equally).
+    /// Hashes what tells keys apart, packed into few words (each word costs the hasher a round):
+    /// x and y in one (both below 2^32 at any zoom a tile can have), zoom, scale and the
+    /// generation's clears in another, its build in a third. An empty `variables` (most layers)
+    /// adds nothing, so a memory hit does not hash an empty dictionary (equal keys still hash
+    /// equally; keys that differ only where the packing overlaps, a clear count past 2^47, share
+    /// a bucket, which costs time, never a wrong answer).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(layer)
-        hasher.combine(tile.z)
-        hasher.combine(tile.x)
-        hasher.combine(tile.y)
-        hasher.combine(scale)
-        hasher.combine(generation)
+        hasher.combine(UInt64(UInt32(truncatingIfNeeded: tile.x)) << 32 | UInt64(UInt32(truncatingIfNeeded: tile.y)))
+        hasher.combine(tile.z &+ scale << 8 &+ generation.clears << 16)
+        hasher.combine(generation.build)
         if !variables.isEmpty { hasher.combine(variables) }
     }
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# bench-cpu.sh: the server's CPU time and kernel work per request, tilelayer against nginx,
+# counted by the kernel rather than sampled.
+#
+# bench-http.sh and bench-working-set.sh read a server's CPU from /proc (user and system ticks,
+# 10 ms each, split between the two by sampling). This script counts it with `perf stat` on the
+# server's threads while wrk runs: `task-clock` (nanoseconds on a CPU, exact), system calls
+# (`raw_syscalls:sys_enter`), context switches and packets sent (`net:net_dev_xmit`). These are
+# software events and tracepoints: they work in a VM without hardware counters. Rounds alternate
+# the order of the servers; each figure is a median of the rounds, each ratio the median of
+# each round's ratio to nginx.
+#
+# Environment (defaults in brackets):
+#   SCENARIO=hot     hot: the 85 tiles of tiles/world (zoom 0-3, memory cache);
+#                    uniform, zipf: scripts/bench-working-set.sh's pyramid and request lists
+#                    (21,845 tiles, 256 MiB memory cache), the folder layer and the same tiles
+#                    as an uncached MBTiles layer, against nginx on the folder
+#   ROUNDS=5  DURATION=5  WARMUP=3   rounds; seconds measured and warmed up per server a round
+#   CONNECTIONS=64   wrk connections (2 threads)
+#   ACCESS_LOG=0     1: access logs on at both sides
+#   MEMORY=1         0 (hot): tilelayer's layer without a memory cache (sendfile from the files)
+#   SKIP_BUILD=0     1: use the existing release binary
+#   DATA=/tmp/tilelayer-working-set
+# Needs root (or perf_event_paranoid <= -1) for the tracepoints; perf from linux-perf.
+set -euo pipefail
+
+SCENARIO=${SCENARIO:-hot}
+ROUNDS=${ROUNDS:-5}
+DURATION=${DURATION:-5}
+WARMUP=${WARMUP:-3}
+CONNECTIONS=${CONNECTIONS:-64}
+ACCESS_LOG=${ACCESS_LOG:-0}
+MEMORY=${MEMORY:-1}
+SKIP_BUILD=${SKIP_BUILD:-0}
+DATA=${DATA:-/tmp/tilelayer-working-set}
+
+die() { echo "bench-cpu: $*" >&2; exit 2; }
+case $SCENARIO in hot|uniform|zipf) ;; *) die "SCENARIO must be hot, uniform or zipf" ;; esac
+for name in ROUNDS DURATION WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
+(( ROUNDS >= 1 && DURATION >= 1 )) || die "ROUNDS and DURATION must be at least 1"
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$SCRIPT_DIR/.." && pwd)
+PATH="/opt/swift/usr/bin:$PATH"
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[[ -x $NGINX ]] || die "nginx is not installed"
+command -v wrk >/dev/null || die "wrk is not installed"
+command -v perf >/dev/null || die "perf is not installed (apt-get install linux-perf)"
+perf stat -e raw_syscalls:sys_enter -x, -o /dev/null -- true 2>/dev/null \
+    || die "perf cannot read tracepoints here (run as root, or lower kernel.perf_event_paranoid)"
+
+if [[ $SKIP_BUILD != 1 ]]; then
+    echo "== building tilelayer (swift build -c release)"
+    swift build -c release --package-path "$REPO" --product tilelayer >/dev/null
+fi
+TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
+[[ -x $TILELAYER ]] || die "no release binary at $TILELAYER"
+
+# shellcheck source=bench/servers.sh
+source "$SCRIPT_DIR/bench/servers.sh"
+bench_setup bench-cpu
+
+# shellcheck source=bench/configs.sh
+if [[ $SCENARIO == hot ]]; then
+    TILES="$REPO/tiles/world"
+    (cd "$TILES" && find . -name '*.png' -printf '/%P\n' | awk -F/ '$2 <= 3' | sort) >"$TMP/paths.txt"
+    source "$SCRIPT_DIR/bench/configs.sh"
+    (( MEMORY )) || LAYER_EXTRA="    cache: {memory: false}"
+    write_tilelayer_config "$TMP/tilelayer.yml" "$TL_PORT"
+    servers="tilelayer nginx"
+else
+    # shellcheck source=bench/working-set.sh
+    source "$SCRIPT_DIR/bench/working-set.sh"
+    build_working_set "$DATA" 7
+    TILES="$DATA/tiles"
+    cp "$DATA/$SCENARIO.txt" "$TMP/paths.txt"
+    sed 's|^|/mb|' "$DATA/$SCENARIO.txt" >"$TMP/mb-paths.txt"
+    write_working_set_config "$TMP/tilelayer.yml" "$TL_PORT" "$DATA" 7 256
+    source "$SCRIPT_DIR/bench/configs.sh"
+    servers="tilelayer tilelayer-mbtiles nginx"
+fi
+write_nginx_config "$TMP/nginx.conf" "$NG_PORT"
+
+"$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/tilelayer.log" 2>&1 &
+TL_PID=$!
+"$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/nginx.log" 2>&1 &
+NG_PID=$!
+first=$(head -n 1 "$TMP/paths.txt")
+for port in "$TL_PORT" "$NG_PORT"; do
+    for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$port$first" && break; sleep 0.1; done
+    cmp <(curl -fs "http://127.0.0.1:$port$first") "$TILES$first" || die "the server on $port answers $first with other bytes than the file"
+done
+
+# Before a working-set run, every file is read again (`warm_working_set`).
+warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
+
+echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off ); memory cache $( (( MEMORY )) && echo on || echo off ); $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
+printf '%-5s %-18s %10s %12s %12s %10s %10s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets"
+
+# shellcheck source=bench/median.sh
+source "$SCRIPT_DIR/bench/median.sh"
+declare -A cpu_values=() rps_values=() calls_values=() cpu_ratios=() rps_ratios=()
+read -r -a order <<<"$servers"
+for (( round = 1; round <= ROUNDS; round++ )); do
+    declare -A cpu_of=() rps_of=()
+    # Alternate the order each round, so neither side always runs first after a warm page cache.
+    if (( round % 2 == 0 )); then mapfile -t list < <(printf '%s\n' "${order[@]}" | tac); else list=("${order[@]}"); fi
+    for server in "${list[@]}"; do
+        case $server in
+            tilelayer) port=$TL_PORT; paths="$TMP/paths.txt"; pids=$TL_PID ;;
+            tilelayer-mbtiles) port=$TL_PORT; paths="$TMP/mb-paths.txt"; pids=$TL_PID ;;
+            nginx) port=$NG_PORT; paths="$TMP/paths.txt"; pids=$(pgrep -d, -P "$NG_PID") ;;
+        esac
+        warm_page_cache
+        if (( WARMUP > 0 )); then
+            BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${WARMUP}s" -s "$SCRIPT_DIR/bench/paths.lua" \
+                "http://127.0.0.1:$port/" >/dev/null
+        fi
+        # perf counts the server's threads for the seconds wrk runs, both started together.
+        perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit -p "$pids" \
+            -o "$TMP/perf.txt" -- sleep "$DURATION" &
+        perf_pid=$!
+        BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" \
+            "http://127.0.0.1:$port/" >"$TMP/wrk.txt"
+        wait "$perf_pid" || die "perf stat failed: $(cat "$TMP/perf.txt")"
+        requests=$(awk '/requests in/ { print $1 }' "$TMP/wrk.txt")
+        rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$TMP/wrk.txt")
+        errors=$(awk '/Non-2xx|Socket errors/ { print }' "$TMP/wrk.txt")
+        [[ -z $errors ]] || die "$server: $errors"
+        read -r cpu calls switches packets < <(awk -F, -v n="$requests" '
+            $3 == "task-clock" { cpu = $1 * 1000 / n }        # msec -> us a request
+            $3 == "raw_syscalls:sys_enter" { calls = $1 / n }
+            $3 == "context-switches" { sw = $1 / n }
+            $3 == "net:net_dev_xmit" { pk = $1 / n }
+            END { printf "%.2f %.2f %.3f %.2f\n", cpu, calls, sw, pk }' "$TMP/perf.txt")
+        printf '%-5s %-18s %10s %12s %12s %10s %10s\n' "$round" "$server" "$rps" "$cpu" "$calls" "$switches" "$packets"
+        cpu_of[$server]=$cpu; rps_of[$server]=$rps
+        cpu_values[$server]+=" $cpu"; rps_values[$server]+=" $rps"; calls_values[$server]+=" $calls"
+    done
+    for server in "${order[@]}"; do
+        [[ $server == nginx ]] && continue
+        cpu_ratios[$server]+=" $(awk -v a="${cpu_of[$server]}" -v b="${cpu_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
+        rps_ratios[$server]+=" $(awk -v a="${rps_of[$server]}" -v b="${rps_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
+    done
+    unset cpu_of rps_of
+done
+
+echo "== medians of $ROUNDS rounds"
+for server in "${order[@]}"; do
+    printf '   %-18s %8.0f req/s  %6.2f us CPU a request  %5.2f system calls a request\n' "$server" \
+        "$(median <<<"${rps_values[$server]}")" "$(median <<<"${cpu_values[$server]}")" "$(median <<<"${calls_values[$server]}")"
+done
+for server in "${order[@]}"; do
+    [[ $server == nginx ]] && continue
+    echo "   $server/nginx: CPU a request $(median <<<"${cpu_ratios[$server]}")× (rounds:${cpu_ratios[$server]}), req/s $(median <<<"${rps_ratios[$server]}")× (rounds:${rps_ratios[$server]})"
+done
