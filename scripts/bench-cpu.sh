@@ -41,29 +41,20 @@ for name in ROUNDS DURATION WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] ||
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
 PATH="/opt/swift/usr/bin:$PATH"
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[[ -x $NGINX ]] || die "nginx is not installed"
-command -v wrk >/dev/null || die "wrk is not installed"
 command -v perf >/dev/null || die "perf is not installed (apt-get install linux-perf)"
 perf stat -e raw_syscalls:sys_enter -x, -o /dev/null -- true 2>/dev/null \
     || die "perf cannot read tracepoints here (run as root, or lower kernel.perf_event_paranoid)"
 
-if [[ $SKIP_BUILD != 1 ]]; then
-    echo "== building tilelayer (swift build -c release)"
-    swift build -c release --package-path "$REPO" --product tilelayer >/dev/null
-fi
-TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
-[[ -x $TILELAYER ]] || die "no release binary at $TILELAYER"
-
 # shellcheck source=bench/servers.sh
 source "$SCRIPT_DIR/bench/servers.sh"
+bench_tools
 bench_setup bench-cpu
 
 # shellcheck source=bench/configs.sh
+source "$SCRIPT_DIR/bench/configs.sh"
 if [[ $SCENARIO == hot ]]; then
     TILES="$REPO/tiles/world"
     (cd "$TILES" && find . -name '*.png' -printf '/%P\n' | awk -F/ '$2 <= 3' | sort) >"$TMP/paths.txt"
-    source "$SCRIPT_DIR/bench/configs.sh"
     (( MEMORY )) || LAYER_EXTRA="    cache: {memory: false}"
     write_tilelayer_config "$TMP/tilelayer.yml" "$TL_PORT"
     servers="tilelayer nginx"
@@ -75,20 +66,18 @@ else
     cp "$DATA/$SCENARIO.txt" "$TMP/paths.txt"
     sed 's|^|/mb|' "$DATA/$SCENARIO.txt" >"$TMP/mb-paths.txt"
     write_working_set_config "$TMP/tilelayer.yml" "$TL_PORT" "$DATA" 7 256
-    source "$SCRIPT_DIR/bench/configs.sh"
     servers="tilelayer tilelayer-mbtiles nginx"
 fi
 write_nginx_config "$TMP/nginx.conf" "$NG_PORT"
 
-"$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/tilelayer.log" 2>&1 &
-TL_PID=$!
-"$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/nginx.log" 2>&1 &
-NG_PID=$!
 first=$(head -n 1 "$TMP/paths.txt")
+bench_start_servers "$first"
 for port in "$TL_PORT" "$NG_PORT"; do
-    for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$port$first" && break; sleep 0.1; done
     cmp <(curl -fs "http://127.0.0.1:$port$first") "$TILES$first" || die "the server on $port answers $first with other bytes than the file"
 done
+if [[ $SCENARIO != hot ]]; then
+    cmp <(curl -fs "http://127.0.0.1:$TL_PORT/mb$first") "$TILES$first" || die "the MBTiles layer's $first differs from the file"
+fi
 
 # Before a working-set run, every file is read again (`warm_working_set`).
 warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
@@ -125,6 +114,7 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             "http://127.0.0.1:$port/" >"$TMP/wrk.txt"
         wait "$perf_pid" || die "perf stat failed: $(cat "$TMP/perf.txt")"
         requests=$(awk '/requests in/ { print $1 }' "$TMP/wrk.txt")
+        [[ $requests =~ ^[0-9]+$ && $requests -gt 0 ]] || die "$server: wrk made no requests: $(cat "$TMP/wrk.txt")"
         rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$TMP/wrk.txt")
         errors=$(awk '/Non-2xx|Socket errors/ { print }' "$TMP/wrk.txt")
         [[ -z $errors ]] || die "$server: $errors"

@@ -36,9 +36,9 @@ for name in MAX_ZOOM DURATION ROUNDS WARMUP CONNECTIONS MEMORY_MB; do [[ ${!name
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
 PATH="/opt/swift/usr/bin:$PATH"
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[[ -x $NGINX ]] || die "nginx is not installed"
-command -v wrk >/dev/null || die "wrk is not installed"
+# shellcheck source=bench/servers.sh
+source "$SCRIPT_DIR/bench/servers.sh"
+bench_tools
 
 echo "== building the working set in $DATA (kept for the next run)"
 # shellcheck source=bench/working-set.sh
@@ -48,14 +48,6 @@ TILES="$DATA/tiles"
 tile_count=$(find "$TILES" -name '*.png' | wc -l)
 tile_bytes=$(du -sb "$TILES" | cut -f1)
 
-if [[ $SKIP_BUILD != 1 ]]; then
-    echo "== building tilelayer (swift build -c release)"
-    swift build -c release --package-path "$REPO" --product tilelayer >/dev/null
-fi
-TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
-
-# shellcheck source=bench/servers.sh
-source "$SCRIPT_DIR/bench/servers.sh"
 bench_setup bench-working-set
 write_working_set_config "$TMP/tilelayer.yml" "$TL_PORT" "$DATA" "$MAX_ZOOM" "$MEMORY_MB"
 # shellcheck source=bench/configs.sh
@@ -64,13 +56,7 @@ write_nginx_config "$TMP/nginx.conf" "$NG_PORT"
 sed 's|^|/mb|' "$DATA/uniform.txt" >"$TMP/mb-uniform.txt"
 sed 's|^|/mb|' "$DATA/zipf.txt" >"$TMP/mb-zipf.txt"
 
-"$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/tilelayer.log" 2>&1 &
-TL_PID=$!
-"$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/nginx.log" 2>&1 &
-NG_PID=$!
-for port in "$TL_PORT" "$NG_PORT"; do
-    for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$port/0/0/0.png" && break; sleep 0.1; done
-done
+bench_start_servers /0/0/0.png
 first=$(head -n 1 "$DATA/zipf.txt")
 cmp <(curl -fs "http://127.0.0.1:$TL_PORT$first") "$TILES$first" || die "tilelayer's $first differs from the file"
 cmp <(curl -fs "http://127.0.0.1:$TL_PORT/mb$first") "$TILES$first" || die "the MBTiles layer's $first differs from the file"

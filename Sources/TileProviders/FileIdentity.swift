@@ -15,8 +15,9 @@ public struct FileIdentity: Sendable, Hashable {
     public var modifiedSeconds: Int
     public var modifiedNanoseconds: Int
 
-    /// Hashes the inode and the modification time in two words: what tells files, and versions
-    /// of a file, apart in practice (equality still compares every field).
+    /// Hashes every field in two words, the inode with the device and the modification time with
+    /// the size: what tells files, and versions of a file, apart (equality still compares each
+    /// field).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(inode ^ device << 48)
         hasher.combine(modifiedNanoseconds ^ modifiedSeconds << 30 ^ Int(truncatingIfNeeded: size) << 2)

@@ -1,5 +1,19 @@
-# Sourced by bench-working-set.sh and bench-cpu.sh: the temp dir, ports and stop of the two
-# servers they compare.
+# Sourced by bench-working-set.sh and bench-cpu.sh (after they define `die`, `REPO` and
+# `SKIP_BUILD`): the tools, the temp dir, ports, start and stop of the two servers they compare.
+
+# bench_tools: $NGINX and wrk found (or die), and $TILELAYER, the release binary, built unless
+# SKIP_BUILD=1
+bench_tools() {
+    NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+    [[ -x $NGINX ]] || die "nginx is not installed"
+    command -v wrk >/dev/null || die "wrk is not installed"
+    if [[ $SKIP_BUILD != 1 ]]; then
+        echo "== building tilelayer (swift build -c release)"
+        swift build -c release --package-path "$REPO" --product tilelayer >/dev/null
+    fi
+    TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
+    [[ -x $TILELAYER ]] || die "no release binary at $TILELAYER (run without SKIP_BUILD=1)"
+}
 
 # bench_setup NAME: a temp dir $TMP (with the folders nginx writes to), free loopback ports
 # $TL_PORT and $NG_PORT; at exit the servers $TL_PID and $NG_PID are stopped and $TMP removed
@@ -19,3 +33,18 @@ bench_cleanup() {
 }
 
 bench_free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# bench_start_servers PATH: tilelayer on $TMP/tilelayer.yml and nginx on $TMP/nginx.conf, each
+# answering PATH with a 2xx within 10 s, or die with what its log says
+bench_start_servers() {
+    "$TILELAYER" serve --config "$TMP/tilelayer.yml" >"$TMP/tilelayer.log" 2>&1 &
+    TL_PID=$!
+    "$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/nginx.log" 2>&1 &
+    NG_PID=$!
+    local port log i
+    for port in "$TL_PORT" "$NG_PORT"; do
+        for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$port$1" && continue 2; sleep 0.1; done
+        if [[ $port == "$TL_PORT" ]]; then log="$TMP/tilelayer.log"; else log="$TMP/nginx-error.log"; fi
+        die "the server on port $port did not answer $1 within 10 s; its log ends: $(tail -n 5 "$log" 2>/dev/null)"
+    done
+}

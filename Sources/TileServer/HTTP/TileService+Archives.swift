@@ -22,11 +22,12 @@ extension TileService {
     /// layer's format (the ordinary path says what is wrong), or a vector tile (gzip-compressed
     /// ones are answered per client `Accept-Encoding`, on the ordinary path).
     func archiveTileResponseWithoutWaiting(
-        _ request: HTTPRequest, key: TileKey, layer: Layer, reuse: HTTPAnswerReuse.Mark? = nil, counters: LayerMetrics? = nil
+        _ request: HTTPRequest, key: TileKey, layer: Layer, reuse: HTTPAnswerReuse.Mark?, counters: LayerMetrics?
     ) -> HTTPResponse? {
         guard let archive = layer.archiveWithoutWaiting, layer.servesNatively(scale: key.scale) else { return nil }
-        // Whether this answer is made to be given again (the mark is tagged only then).
-        let keep = request.headRepeats >= Self.repeatsBeforeReuse && reuse != nil && counters != nil
+        // The mark of an answer made to be given again; nil when it is not.
+        let keptMark = request.headRepeats >= Self.repeatsBeforeReuse
+            ? counters.flatMap { reuse?.tagged($0.repeatedFileBypass) } : nil
         var response: HTTPResponse
         switch archive.tileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
         case .mustWait:
@@ -48,7 +49,7 @@ extension TileService {
                   fingerprint.byteCount == lent.count
             else { return nil }
             var body = FingerprintedBody.lent(lent)
-            if keep, !HTTPConditional.isConditional(request.headers) {
+            if keptMark != nil, !HTTPConditional.isConditional(request.headers) {
                 // To be given again: its own bytes, not the file's pages (held only while sent).
                 let copied = lent.copy()
                 lent.end()
@@ -57,10 +58,8 @@ extension TileService {
             }
             response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: body)
         }
-        if keep, let reuse, let counters, response.lent == nil, response.preparedHead != nil {
-            response.reuse = reuse.tagged(counters.repeatedFileBypass)
-        }
-        (counters ?? pipeline.metrics[layer.name])?.providerCalls.increment()
+        if let keptMark, response.lent == nil, response.preparedHead != nil { response.reuse = keptMark }
+        counters?.providerCalls.increment()
         return noted(response, cacheUse: .bypass)
     }
 
