@@ -19,22 +19,34 @@ struct ByteWriter {
         count += 1
     }
 
-    /// The first `count` bytes (up to 8) of `word`'s little-endian bytes, lowest first.
-    mutating func write(littleEndian word: UInt64, count bytes: Int) {
-        assert(bytes <= 8 && count + bytes <= capacity, "ByteWriter: more bytes than its memory was sized for")
-        withUnsafeBytes(of: word.littleEndian) { (base + count).initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: bytes) }
-        count += bytes
+    /// `word`'s 8 bytes, lowest first: one store.
+    mutating func write(word: UInt64) {
+        assert(count + 8 <= capacity, "ByteWriter: more bytes than its memory was sized for")
+        UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
+        count += 8
     }
 
+    /// Inlined: a constant's length is known where it is written, so one of the paths below is
+    /// all that is left of it there.
+    @inline(__always)
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
         let length = bytes.count
         assert(count + length <= capacity, "ByteWriter: more bytes than its memory was sized for")
         let to = UnsafeMutableRawPointer(base + count)
         let from = UnsafeRawPointer(start)
-        // Most pieces (a field, a constant) are 8 to 32 bytes: two or four words, overlapping
-        // where the length is not a multiple of 8, where a call to memcpy costs more.
-        if length >= 8 && length <= 16 {
+        // Most pieces (a field, a constant) are up to 32 bytes: two or four words (or half
+        // words), overlapping where the length is not a multiple of their size, where a call to
+        // memcpy costs more.
+        if length < 4 {
+            // The first, middle and last byte (of 1 to 3, some the same).
+            to.storeBytes(of: from.load(as: UInt8.self), as: UInt8.self)
+            (to + length / 2).storeBytes(of: (from + length / 2).load(as: UInt8.self), as: UInt8.self)
+            (to + length - 1).storeBytes(of: (from + length - 1).load(as: UInt8.self), as: UInt8.self)
+        } else if length < 8 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            (to + length - 4).storeBytes(of: (from + length - 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
+        } else if length <= 16 {
             to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
             (to + length - 8).storeBytes(of: (from + length - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
         } else if length > 16 && length <= 32 {
@@ -52,6 +64,7 @@ struct ByteWriter {
         bytes.withUnsafeBufferPointer { write($0) }
     }
 
+    @inline(__always)
     mutating func write(_ text: StaticString) {
         write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -133,19 +146,27 @@ struct ByteWriter {
     }
 
     /// Decimal digits of `value` (at most 20), two at a time from a table, written backwards
-    /// into place once their number is known.
+    /// into place once their number is known (told by comparisons up to 8 digits, the numbers
+    /// a log line has: sizes and microseconds).
     mutating func writeDigits(_ value: UInt64) {
-        var length = 1
-        var rest = value
-        while rest >= 100 {
-            rest /= 100
-            length += 2
+        let length: Int
+        if value < 10_000 {
+            length = value < 100 ? (value < 10 ? 1 : 2) : (value < 1000 ? 3 : 4)
+        } else if value < 100_000_000 {
+            length = value < 1_000_000 ? (value < 100_000 ? 5 : 6) : (value < 10_000_000 ? 7 : 8)
+        } else {
+            var counted = 9
+            var rest = value / 1_000_000_000
+            while rest > 0 {
+                counted += 1
+                rest /= 10
+            }
+            length = counted
         }
-        if rest >= 10 { length += 1 }
         assert(count + length <= capacity, "ByteWriter: more bytes than its memory was sized for")
         let pairs = Self.digitPairs.utf8Start
         var index = count + length
-        rest = value
+        var rest = value
         while rest >= 100 {
             let pair = Int(rest % 100) * 2
             rest /= 100

@@ -21,9 +21,11 @@ final class HTTPAccessLog: @unchecked Sendable {
     private var storage: UnsafeMutableBufferPointer<UInt8>
     private var count = 0
     private var flushPending = false
-    /// "YYYY-MM-DDTHH:MM:SS" of `timeSecond`, rebuilt once a second.
+    /// The stamp of `timeMillisecond` (milliseconds since the epoch), whose second's text is
+    /// rebuilt once a second (`timeSecond`).
     private var time = HTTPAccessLogTime(second: [UInt8](repeating: UInt8(ascii: "0"), count: 19), millis: 0)
     private var timeSecond = Int64.min
+    private var timeMillisecond = Int64.min
     /// The wall clock less the monotonic one, in nanoseconds, as last read: a line's time comes
     /// from the monotonic instant its request ended, the wall clock is read once a second.
     private var wallOffset: Int64 = 0
@@ -124,21 +126,24 @@ final class HTTPAccessLog: @unchecked Sendable {
 
     /// Brings `time` to the wall-clock time of the monotonic instant `now`: the second's text
     /// when the second changed (the wall clock is read then, so a step of it shows within a
-    /// second), the milliseconds always.
+    /// second), the milliseconds when they changed.
     private func stampTime(now: UInt64) {
-        var wall = Int64(bitPattern: now) &+ wallOffset
-        if wall / 1_000_000_000 != timeSecond {
+        var millisecond = (Int64(bitPattern: now) &+ wallOffset) / 1_000_000
+        if millisecond == timeMillisecond { return }
+        if millisecond / 1000 != timeSecond {
             var clock = timespec()
             clock_gettime(CLOCK_REALTIME, &clock)
-            wall = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+            let wall = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
             wallOffset = wall &- Int64(bitPattern: now)
+            millisecond = wall / 1_000_000
             let second = wall / 1_000_000_000
             if second != timeSecond {
                 timeSecond = second
-                time.second = Self.text(ofSecond: second)
+                time.set(second: Self.text(ofSecond: second))
             }
         }
-        time.millis = Int(wall % 1_000_000_000 / 1_000_000)
+        timeMillisecond = millisecond
+        time.set(millis: Int(millisecond % 1000))
     }
 
     /// "YYYY-MM-DDTHH:MM:SS" (UTC) of a second since the epoch.

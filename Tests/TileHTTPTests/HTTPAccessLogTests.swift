@@ -13,7 +13,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct HTTPAccessLogTests {
     private let entry = HTTPAccessLogEntry(peer: Array("127.0.0.1:5000".utf8), method: .get, target: "/a/\"b\\c\"?x=1", status: 200,
                                            bytes: 52_527, micros: 35, cache: "hit")
-    private let time = HTTPAccessLogTime(second: Array("2026-11-23T11:00:00".utf8), millis: 123)
+    private let second = Array("2026-11-23T11:00:00".utf8)
+    private var time: HTTPAccessLogTime { HTTPAccessLogTime(second: second, millis: 123) }
 
     @Test func textLinesCarryEveryField() {
         var buffer: [UInt8] = []
@@ -86,7 +87,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [0, 7, 9, 10, 99, 100, 1234567, 9_999_999_999_999_999_999, 10_000_000_000_000_000_000, UInt64.max])
+    /// Each side of every power of ten (where the number of digits changes), and some between.
+    @Test(arguments: (0 ... 19).flatMap { exponent -> [UInt64] in
+        let power = (0 ..< exponent).reduce(UInt64(1)) { product, _ in product * 10 }
+        return [power - 1, power, power + 1] + (exponent < 19 ? [power * 3 + 7] : [])
+    } + [1234567, UInt64.max])
     func digitsAreDecimal(value: UInt64) {
         let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
             var writer = ByteWriter(scratch)
@@ -105,9 +110,25 @@ import Testing
     @Test(arguments: [0, 5, 9, 10, 99, 100, 999])
     func millisecondsHaveThreeDigits(millis: Int) {
         var buffer: [UInt8] = []
-        HTTPAccessLogLine.append(entry, time: HTTPAccessLogTime(second: time.second, millis: millis), format: .text, to: &buffer)
+        HTTPAccessLogLine.append(entry, time: HTTPAccessLogTime(second: second, millis: millis), format: .text, to: &buffer)
         let expected = String(millis + 1000).dropFirst()
         #expect(String(decoding: buffer.prefix(24), as: UTF8.self) == "2026-11-23T11:00:00.\(expected)Z")
+    }
+
+    /// The second and the milliseconds of a stamp are set apart: each leaves the other's bytes.
+    @Test func aStampsSecondAndMillisecondsChangeApart() {
+        func stamp(_ time: HTTPAccessLogTime) -> String {
+            var buffer: [UInt8] = []
+            HTTPAccessLogLine.append(entry, time: time, format: .text, to: &buffer)
+            return String(decoding: buffer.prefix(24), as: UTF8.self)
+        }
+        var time = HTTPAccessLogTime(second: second, millis: 5)
+        time.set(second: Array("2027-01-02T03:04:59".utf8))
+        #expect(stamp(time) == "2027-01-02T03:04:59.005Z")
+        time.set(millis: 870)
+        #expect(stamp(time) == "2027-01-02T03:04:59.870Z")
+        time.set(millis: 1234)
+        #expect(stamp(time) == "2027-01-02T03:04:59.999Z")
     }
 
     /// The word-at-a-time test agrees with a byte-by-byte one for a control byte, DEL, a space,
