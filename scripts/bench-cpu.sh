@@ -19,6 +19,10 @@
 #   CONNECTIONS=64   wrk connections (2 threads)
 #   ACCESS_LOG=0     1: access logs on at both sides
 #   MEMORY=1         0 (hot): tilelayer's layer without a memory cache (sendfile from the files)
+#   LOG_SHARE=0      1 (with ACCESS_LOG=0): also run a second tilelayer, the same but with its access
+#                    log on ("tilelayer-logged"), in the same rounds, and print the log's share of a
+#                    logged request's CPU, (logged - plain) / logged, per round and its median: the
+#                    log's cost measured natively, both sides under the same load of the machine
 #   SKIP_BUILD=0     1: use the existing release binary
 #   DATA=/tmp/tilelayer-working-set
 # Needs root (or perf_event_paranoid <= -1) for the tracepoints; perf from linux-perf.
@@ -31,11 +35,14 @@ WARMUP=${WARMUP:-3}
 CONNECTIONS=${CONNECTIONS:-64}
 ACCESS_LOG=${ACCESS_LOG:-0}
 MEMORY=${MEMORY:-1}
+LOG_SHARE=${LOG_SHARE:-0}
 SKIP_BUILD=${SKIP_BUILD:-0}
 DATA=${DATA:-/tmp/tilelayer-working-set}
 
 die() { echo "bench-cpu: $*" >&2; exit 2; }
 case $SCENARIO in hot|uniform|zipf) ;; *) die "SCENARIO must be hot, uniform or zipf" ;; esac
+[[ $LOG_SHARE == 0 || $LOG_SHARE == 1 ]] || die "LOG_SHARE must be 0 or 1"
+(( LOG_SHARE && ACCESS_LOG )) && die "LOG_SHARE=1 compares a tilelayer without its log (ACCESS_LOG=0) to one with it"
 for name in ROUNDS DURATION WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
 (( ROUNDS >= 1 && DURATION >= 1 )) || die "ROUNDS and DURATION must be at least 1"
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -72,6 +79,18 @@ write_nginx_config "$TMP/nginx.conf" "$NG_PORT"
 
 first=$(head -n 1 "$TMP/paths.txt")
 bench_start_servers "$first"
+if (( LOG_SHARE )); then
+    # The same configuration (any scenario's) on another port, its access log on.
+    TL2_PORT=$(bench_free_port)
+    sed -e "s/^  port: $TL_PORT\$/  port: $TL2_PORT/" -e 's/access: false}/access: true}/' \
+        "$TMP/tilelayer.yml" >"$TMP/tilelayer-logged.yml"
+    grep -q "port: $TL2_PORT" "$TMP/tilelayer-logged.yml" && grep -q "access: true" "$TMP/tilelayer-logged.yml" \
+        || die "could not make the logged server's configuration from $TMP/tilelayer.yml"
+    bench_start_tilelayer tilelayer-logged "$TL2_PORT" "$first"
+    TL2_PID=$BENCH_STARTED_PID
+    # Right after the plain server, so the two run under the nearest load of the machine.
+    servers=${servers/tilelayer /tilelayer tilelayer-logged }
+fi
 for port in "$TL_PORT" "$NG_PORT"; do
     cmp <(curl -fs "http://127.0.0.1:$port$first") "$TILES$first" || die "the server on $port answers $first with other bytes than the file"
 done
@@ -84,12 +103,13 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off ); memory cache $( (( MEMORY )) && echo on || echo off ); $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
+echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
 printf '%-5s %-18s %10s %12s %12s %10s %10s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets"
 
 # shellcheck source=bench/median.sh
 source "$SCRIPT_DIR/bench/median.sh"
 declare -A cpu_values=() rps_values=() calls_values=() cpu_ratios=() rps_ratios=()
+log_shares=""
 read -r -a order <<<"$servers"
 for (( round = 1; round <= ROUNDS; round++ )); do
     declare -A cpu_of=() rps_of=()
@@ -99,6 +119,7 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         case $server in
             tilelayer) port=$TL_PORT; paths="$TMP/paths.txt"; pids=$TL_PID ;;
             tilelayer-mbtiles) port=$TL_PORT; paths="$TMP/mb-paths.txt"; pids=$TL_PID ;;
+            tilelayer-logged) port=$TL2_PORT; paths="$TMP/paths.txt"; pids=$TL2_PID ;;
             nginx) port=$NG_PORT; paths="$TMP/paths.txt"; pids=$(pgrep -d, -P "$NG_PID") ;;
         esac
         warm_page_cache
@@ -133,6 +154,10 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         cpu_ratios[$server]+=" $(awk -v a="${cpu_of[$server]}" -v b="${cpu_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
         rps_ratios[$server]+=" $(awk -v a="${rps_of[$server]}" -v b="${rps_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
     done
+    if (( LOG_SHARE )); then
+        log_shares+=" $(awk -v logged="${cpu_of[tilelayer-logged]}" -v plain="${cpu_of[tilelayer]}" \
+            'BEGIN { printf "%.3f", (logged - plain) / logged }')"
+    fi
     unset cpu_of rps_of
 done
 
@@ -145,3 +170,8 @@ for server in "${order[@]}"; do
     [[ $server == nginx ]] && continue
     echo "   $server/nginx: CPU a request $(median <<<"${cpu_ratios[$server]}")× (rounds:${cpu_ratios[$server]}), req/s $(median <<<"${rps_ratios[$server]}")× (rounds:${rps_ratios[$server]})"
 done
+if (( LOG_SHARE )); then
+    # A share measured on a server that logged nothing would say nothing.
+    grep -q "tilelayer.access" "$TMP/tilelayer-logged.log" || die "tilelayer-logged wrote no access-log line"
+    echo "   the access log's share of a logged request's CPU: $(median <<<"$log_shares") (rounds:$log_shares)"
+fi

@@ -35,9 +35,9 @@ struct ByteWriter {
         assert(count + length <= capacity, "ByteWriter: more bytes than its memory was sized for")
         let to = UnsafeMutableRawPointer(base + count)
         let from = UnsafeRawPointer(start)
-        // Most pieces (a field, a constant) are up to 32 bytes: two or four words (or half
-        // words), overlapping where the length is not a multiple of their size, where a call to
-        // memcpy costs more.
+        // Most pieces (a field, a constant) are up to 32 bytes: one to three single bytes, or two
+        // half words, two or four words, overlapping where the length is not a multiple of their
+        // size, where a call to memcpy costs more.
         if length < 4 {
             // The first, middle and last byte (of 1 to 3, some the same).
             to.storeBytes(of: from.load(as: UInt8.self), as: UInt8.self)

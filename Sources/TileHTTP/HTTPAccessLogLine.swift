@@ -13,42 +13,6 @@ struct HTTPAccessLogEntry {
     var cache: String?
 }
 
-/// When a line was written, "YYYY-MM-DDTHH:MM:SS.mmmZ" (RFC 3339, UTC): 24 bytes kept as three
-/// little-endian words, so a line copies three words. The log sets the second's 19 bytes once a
-/// second and the milliseconds' three digits when they change.
-struct HTTPAccessLogTime {
-    /// Bytes 0–7, 8–15 and 16–23 of the stamp, lowest byte first.
-    private(set) var words: (UInt64, UInt64, UInt64)
-
-    /// The stamp of `second` ("YYYY-MM-DDTHH:MM:SS", 19 bytes) and `millis` (clamped to 0–999).
-    init(second: [UInt8], millis: Int) {
-        words = (0, 0, 0)
-        set(second: second)
-        set(millis: millis)
-    }
-
-    /// Bytes 0–18: the second.
-    mutating func set(second: [UInt8]) {
-        precondition(second.count == 19, "HTTPAccessLogTime: a second is 19 bytes")
-        func word(_ offset: Int, _ count: Int) -> UInt64 {
-            (0 ..< count).reduce(0) { $0 | UInt64(second[offset + $1]) << (8 * $1) }
-        }
-        // Byte 19 is '.', byte 23 'Z'; bytes 20–22 (the milliseconds) are kept.
-        let kept = words.2 & 0x00FF_FFFF_0000_0000
-        words = (word(0, 8), word(8, 8), word(16, 3) | UInt64(UInt8(ascii: ".")) << 24 | kept
-                    | UInt64(UInt8(ascii: "Z")) << 56)
-    }
-
-    /// Bytes 20–22: the milliseconds' three digits.
-    mutating func set(millis: Int) {
-        let millis = min(999, max(0, millis))
-        let digits = UInt64(UInt8(ascii: "0") + UInt8(millis / 100))
-            | UInt64(UInt8(ascii: "0") + UInt8(millis / 10 % 10)) << 8
-            | UInt64(UInt8(ascii: "0") + UInt8(millis % 10)) << 16
-        words.2 = words.2 & ~0x00FF_FFFF_0000_0000 | digits << 32
-    }
-}
-
 enum HTTPAccessLogLine {
     /// Appends the line for `entry` stamped `time` (RFC 3339, UTC) to `buffer`.
     static func append(_ entry: HTTPAccessLogEntry, time: HTTPAccessLogTime, format: HTTPAccessLogFormat,

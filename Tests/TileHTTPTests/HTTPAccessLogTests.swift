@@ -66,8 +66,8 @@ import Testing
     }
 
     /// Pieces of every length up to 40, written after every offset up to 9, land whole and
-    /// exactly where they should, the bytes after them untouched (pieces of 8 to 32 bytes are
-    /// copied as overlapping words).
+    /// exactly where they should, the bytes after them untouched (pieces up to 32 bytes are
+    /// copied as single bytes or overlapping half words and words).
     @Test func piecesOfEveryLengthAreWrittenWholeAndNoFurther() {
         for length in 0 ... 40 {
             for offset in 0 ... 9 {
@@ -258,33 +258,36 @@ import Testing
         #expect(lines.allSatisfy { $0.hasPrefix("20") && $0.contains(" status=200 ") && $0.contains(" micros=") })
     }
     /// Each line's time is the wall clock's when its request ended (read from the monotonic
-    /// clock plus an offset taken once a second), to the millisecond.
+    /// clock plus an offset taken once a second), to the millisecond: within the time from
+    /// sending its request to reading its answer, line by line (one connection: lines in order),
+    /// so a second or milliseconds not brought up to date would show.
     @Test(arguments: IOTransport.available)
     func linesAreStampedWithTheWallClock(transport: IOTransport) async throws {
         let log = LogPipe()
-        var start = Date()
-        var end = Date()
+        var windows: [(sent: Date, answered: Date)] = []
         try await withLiveServer(transport, configure: {
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1 << 20,
                                                          flushInterval: 3600, descriptor: log.write)
         }) { port in
             let client = try WireClient(port: port)
-            start = Date()
             for index in 0 ..< 40 {
+                let sent = Date()
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(client.readAnswer()?.status == 200)
+                windows.append((sent, Date()))
                 if index == 20 { usleep(1_100_000) }  // across a second, so the offset is taken again
+                if index % 10 == 5 { usleep(3_000) }  // a few milliseconds on
             }
-            end = Date()
         }
         let lines = log.lines()
         #expect(lines.count == 40)
         let parser = ISO8601DateFormatter()
         parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        for line in lines {
+        for (line, window) in zip(lines, windows) {
             let stamp = try #require(parser.date(from: String(line.prefix(24))), "\(line.prefix(24))")
             // Milliseconds are cut, not rounded: a line may read up to 1 ms before its request ended.
-            #expect(stamp >= start.addingTimeInterval(-0.002) && stamp <= end, "\(line.prefix(24)) not in \(start)…\(end)")
+            #expect(stamp >= window.sent.addingTimeInterval(-0.002) && stamp <= window.answered,
+                    "\(line.prefix(24)) not in \(window.sent)…\(window.answered)")
         }
     }
 

@@ -1,5 +1,6 @@
 # Sourced by bench-working-set.sh and bench-cpu.sh (after they define `die`, `REPO` and
-# `SKIP_BUILD`): the tools, the temp dir, ports, start and stop of the two servers they compare.
+# `SKIP_BUILD`): the tools, the temp dir, ports, start and stop of the servers they compare
+# (tilelayer and nginx, and any more tilelayers started with `bench_start_tilelayer`).
 
 # bench_tools: $NGINX and wrk found (or die), and $TILELAYER, the release binary, built unless
 # SKIP_BUILD=1
@@ -16,7 +17,8 @@ bench_tools() {
 }
 
 # bench_setup NAME: a temp dir $TMP (with the folders nginx writes to), free loopback ports
-# $TL_PORT and $NG_PORT; at exit the servers $TL_PID and $NG_PID are stopped and $TMP removed
+# $TL_PORT and $NG_PORT; at exit the servers $TL_PID and $NG_PID (and $BENCH_EXTRA_PIDS) are
+# stopped and $TMP removed
 bench_setup() {
     TMP=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
     mkdir -p "$TMP"/{client_body,proxy,fastcgi,uwsgi,scgi}
@@ -27,7 +29,7 @@ bench_setup() {
 }
 
 bench_cleanup() {
-    for pid in $TL_PID $NG_PID; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in $TL_PID $NG_PID ${BENCH_EXTRA_PIDS:-}; do kill -TERM "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     rm -rf "$TMP"
 }
@@ -41,10 +43,23 @@ bench_start_servers() {
     TL_PID=$!
     "$NGINX" -p "$TMP" -e "$TMP/nginx-error.log" -c "$TMP/nginx.conf" >"$TMP/nginx.log" 2>&1 &
     NG_PID=$!
-    local port log i
-    for port in "$TL_PORT" "$NG_PORT"; do
-        for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$port$1" && continue 2; sleep 0.1; done
-        if [[ $port == "$TL_PORT" ]]; then log="$TMP/tilelayer.log"; else log="$TMP/nginx-error.log"; fi
-        die "the server on port $port did not answer $1 within 10 s; its log ends: $(tail -n 5 "$log" 2>/dev/null)"
-    done
+    bench_wait_for "$TL_PORT" "$1" "$TMP/tilelayer.log"
+    bench_wait_for "$NG_PORT" "$1" "$TMP/nginx-error.log"
+}
+
+# bench_start_tilelayer NAME PORT PATH: one more tilelayer, on $TMP/NAME.yml, logging to
+# $TMP/NAME.log; its pid in $BENCH_STARTED_PID (and stopped at exit), answering PATH within 10 s
+bench_start_tilelayer() {
+    "$TILELAYER" serve --config "$TMP/$1.yml" >"$TMP/$1.log" 2>&1 &
+    BENCH_STARTED_PID=$!
+    BENCH_EXTRA_PIDS="${BENCH_EXTRA_PIDS:-} $BENCH_STARTED_PID"
+    bench_wait_for "$2" "$3" "$TMP/$1.log"
+}
+
+# bench_wait_for PORT PATH LOG: the server on PORT answers PATH with a 2xx within 10 s, or die
+# with the end of LOG
+bench_wait_for() {
+    local i
+    for (( i = 0; i < 100; i++ )); do curl -fs -o /dev/null "http://127.0.0.1:$1$2" && return 0; sleep 0.1; done
+    die "the server on port $1 did not answer $2 within 10 s; its log ends: $(tail -n 5 "$3" 2>/dev/null)"
 }
