@@ -49,7 +49,7 @@ struct ByteWriter {
         } else if length <= 16 {
             to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
             (to + length - 8).storeBytes(of: (from + length - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
-        } else if length > 16 && length <= 32 {
+        } else if length <= 32 {
             to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
             (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
             (to + length - 16).storeBytes(of: (from + length - 16).loadUnaligned(as: UInt64.self), as: UInt64.self)

@@ -21,10 +21,9 @@ final class HTTPAccessLog: @unchecked Sendable {
     private var storage: UnsafeMutableBufferPointer<UInt8>
     private var count = 0
     private var flushPending = false
-    /// The stamp of `timeMillisecond` (milliseconds since the epoch), whose second's text is
-    /// rebuilt once a second (`timeSecond`).
+    /// The stamp of `timeMillisecond` (milliseconds since the epoch; none yet: `Int64.min`),
+    /// whose second's text is rebuilt when `timeMillisecond / 1000` changes.
     private var time = HTTPAccessLogTime(second: [UInt8](repeating: UInt8(ascii: "0"), count: 19), millis: 0)
-    private var timeSecond = Int64.min
     private var timeMillisecond = Int64.min
     /// The wall clock less the monotonic one, in nanoseconds, as last read: a line's time comes
     /// from the monotonic instant its request ended, the wall clock is read once a second.
@@ -130,6 +129,7 @@ final class HTTPAccessLog: @unchecked Sendable {
     private func stampTime(now: UInt64) {
         var millisecond = (Int64(bitPattern: now) &+ wallOffset) / 1_000_000
         if millisecond == timeMillisecond { return }
+        let timeSecond = timeMillisecond / 1000
         if millisecond / 1000 != timeSecond {
             var clock = timespec()
             clock_gettime(CLOCK_REALTIME, &clock)
@@ -137,10 +137,7 @@ final class HTTPAccessLog: @unchecked Sendable {
             wallOffset = wall &- Int64(bitPattern: now)
             millisecond = wall / 1_000_000
             let second = wall / 1_000_000_000
-            if second != timeSecond {
-                timeSecond = second
-                time.set(second: Self.text(ofSecond: second))
-            }
+            if second != timeSecond { time.set(second: Self.text(ofSecond: second)) }
         }
         timeMillisecond = millisecond
         time.set(millis: Int(millisecond % 1000))
