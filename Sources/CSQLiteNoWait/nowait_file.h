@@ -39,6 +39,12 @@ typedef struct RowPages {
     long local_count;
     int local_at;
     unsigned first_overflow;
+    /// Pages in the value's row's overflow chain (0: none).
+    unsigned overflow_pages;
+    /// A run of overflow pages the page cache was found to hold with the leaf, for the value
+    /// found (`nowait_mapped_with_run`): its first page and length; 0 pages when none.
+    unsigned resident_run_first;
+    long resident_run_pages;
     /// The page the value's cell is in (`leaf`, or a page kept), valid until the next page read.
     const unsigned char *cell_page;
     /// That page's number (0 before a value is found).
@@ -112,5 +118,12 @@ void nowait_fault_caught(void);
 /// The `count` bytes at `offset` of the file where the mapping holds them, when it does and the
 /// page cache holds them all (mincore); null otherwise. Read them only under a guard.
 const unsigned char *nowait_mapped(NoWaitFile *file, long offset, long count);
+
+/// `nowait_mapped` for page `leaf`, asking the page cache with one mincore for it and for the
+/// `pages` pages from `first` on (an overflow run) when they lie close together in the file;
+/// when it holds them all, the run is noted (`RowPages.resident_run_first`) so the value lent
+/// from it is not asked for again. Null when they do not lie close, are not mapped, or one is
+/// not in the page cache: `nowait_mapped` for the leaf alone then says.
+const unsigned char *nowait_mapped_with_run(NoWaitFile *file, unsigned leaf, unsigned first, long pages);
 
 #endif

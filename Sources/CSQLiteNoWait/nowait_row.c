@@ -226,6 +226,8 @@ static long find_in_leaf(RowPages *rows, const unsigned char *page, int head, lo
                     rows->local_count = local;
                     rows->local_at = at;
                     rows->first_overflow = (long)payload > local ? be32(page + at + local) : 0;
+                    long data = usable - OVERFLOW_LINK_BYTES;
+                    rows->overflow_pages = (unsigned)(((long)payload - local + data - 1) / data);
                     rows->cell_page = page;
                     return size;
                 }
@@ -246,13 +248,17 @@ static long find_in_page(NoWaitFile *self, const unsigned char *found, unsigned 
 }
 
 /// `csqlite_nowait_find_value`, its page reads from the mapping unguarded.
-static long find(NoWaitFile *self, unsigned root, unsigned leaf, long long row, int column) {
+static long find(NoWaitFile *self, unsigned root, CSQLiteNoWaitPlace near, long long row, int column) {
     RowPages *rows = &self->rows;
     long code = 0;
+    unsigned leaf = near.leaf;
     if (leaf != 0) {
-        // The leaf the row was in; the walk from the root when it is not there now, or that
-        // page cannot be read (past the file's end, not in the page cache: the walk tells).
-        const unsigned char *found = page(self, leaf, &code);
+        // The leaf the row was in (asked for with the value's overflow run, when known); the
+        // walk from the root when it is not there now, or that page cannot be read (past the
+        // file's end, not in the page cache: the walk tells).
+        const unsigned char *found = near.overflow_pages > 0
+            ? nowait_mapped_with_run(self, leaf, near.overflow, near.overflow_pages) : 0;
+        if (found == 0) found = page(self, leaf, &code);
         long size = found != 0 ? find_in_page(self, found, leaf, row, column) : CSQLITE_NOWAIT_ASK_SQLITE;
         if (size >= 0) return size;
     }
@@ -268,13 +274,19 @@ static long find(NoWaitFile *self, unsigned root, unsigned leaf, long long row, 
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
 
-unsigned csqlite_nowait_found_leaf(NoWaitFile *self) { return self != 0 ? self->rows.cell_page_number : 0; }
+CSQLiteNoWaitPlace csqlite_nowait_found_place(NoWaitFile *self) {
+    if (self == 0 || self->rows.cell_page_number == 0) return (CSQLiteNoWaitPlace){0, 0, 0};
+    const RowPages *rows = &self->rows;
+    return (CSQLiteNoWaitPlace){rows->cell_page_number, rows->first_overflow,
+                                rows->first_overflow != 0 ? rows->overflow_pages : 0};
+}
 
-long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, unsigned leaf, long long row, int column) {
+long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, CSQLiteNoWaitPlace near, long long row, int column) {
     if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || root == 0 || column < 0)
         return CSQLITE_NOWAIT_ASK_SQLITE;
     self->rows.value_count = -1;
     self->rows.cell_page_number = 0;
+    self->rows.resident_run_pages = 0;
     long code = read_header(self);
     if (code != 0) return code;
     // Pages from the mapping are read in place: a file cut short under it faults, and the
@@ -286,7 +298,7 @@ long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, unsigned leaf, l
         return CSQLITE_NOWAIT_ASK_SQLITE;
     }
     nowait_guard(&jump);
-    long found = find(self, root, leaf, row, column);
+    long found = find(self, root, near, row, column);
     nowait_guard(0);
     return found;
 }
@@ -354,12 +366,15 @@ int csqlite_nowait_read_value(NoWaitFile *self, void *out) {
 
 #else
 
-long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, unsigned leaf, long long row, int column) {
-    (void)file; (void)root; (void)leaf; (void)row; (void)column;
+long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, CSQLiteNoWaitPlace near, long long row, int column) {
+    (void)file; (void)root; (void)near; (void)row; (void)column;
     return CSQLITE_NOWAIT_ASK_SQLITE;
 }
 
-unsigned csqlite_nowait_found_leaf(struct NoWaitFile *file) { (void)file; return 0; }
+CSQLiteNoWaitPlace csqlite_nowait_found_place(struct NoWaitFile *file) {
+    (void)file;
+    return (CSQLiteNoWaitPlace){0, 0, 0};
+}
 
 int csqlite_nowait_read_value(struct NoWaitFile *file, void *out) {
     (void)file; (void)out;

@@ -1,7 +1,8 @@
-// A connection's remembered row ids and their leaf pages: kept with the data version they were
+// A connection's remembered row ids and where their values lay: kept with the data version they were
 // found at, let go when another version is remembered, one at a time when a read by one fails,
 // all when the table is full.
 
+import CSQLiteNoWait
 import Testing
 @testable import TileProviders
 
@@ -9,14 +10,18 @@ import Testing
     @Test func rowsAreKeptWithTheVersionTheyWereFoundAt() {
         let remembered = RememberedRowIDs()
         #expect(remembered.rowID(for: 7) == nil)
-        remembered.remember(70, in: 12, for: 7, dataVersion: 3)
+        let seven = CSQLiteNoWaitPlace(leaf: 12, overflow: 30, overflow_pages: 9)
+        remembered.remember(70, at: seven, for: 7, dataVersion: 3)
         remembered.remember(80, for: 8, dataVersion: 3)
         #expect(remembered.rowID(for: 7)?.row == 70 && remembered.rowID(for: 7)?.version == 3)
-        #expect(remembered.rowID(for: 7)?.leaf == 12 && remembered.rowID(for: 8)?.leaf == 0, "with the leaf it was in, if known")
+        #expect(remembered.rowID(for: 7)?.place.isSame(as: seven) == true, "with where its value lay, if known")
+        #expect(remembered.rowID(for: 8)?.place.isSame(as: CSQLiteNoWaitPlace()) == true)
         #expect(remembered.count == 2)
-        // Its leaf learnt later (a row read through SQLite first, then straight from the file).
-        remembered.remember(80, in: 13, for: 8, dataVersion: 3)
-        #expect(remembered.rowID(for: 8)?.leaf == 13 && remembered.rowID(for: 7)?.leaf == 12 && remembered.rowID(for: 8)?.row == 80)
+        // Its place learnt later (a row read through SQLite first, then straight from the file).
+        let eight = CSQLiteNoWaitPlace(leaf: 13, overflow: 0, overflow_pages: 0)
+        remembered.remember(80, at: eight, for: 8, dataVersion: 3)
+        #expect(remembered.rowID(for: 8)?.place.isSame(as: eight) == true && remembered.rowID(for: 7)?.place.isSame(as: seven) == true)
+        #expect(remembered.rowID(for: 8)?.row == 80)
         // A row found at another version: those of the old one are let go.
         remembered.remember(90, for: 9, dataVersion: 4)
         #expect(remembered.rowID(for: 7) == nil && remembered.rowID(for: 8) == nil)

@@ -48,21 +48,33 @@ struct NoWaitFile;
 /// opens it with the connection and keeps it until the connection closes.
 struct NoWaitFile *csqlite_nowait_file(struct sqlite3 *db);
 
+/// Where a row's value was found (`csqlite_nowait_found_place`): the table leaf page its cell is
+/// in, and the run of pages its overflow chain starts with (the first page, and how many pages
+/// the chain has: its run if they are adjacent). 0: not known, or no overflow.
+typedef struct CSQLiteNoWaitPlace {
+    unsigned leaf;
+    unsigned overflow;
+    unsigned overflow_pages;
+} CSQLiteNoWaitPlace;
+
 /// Finds column `column` (a BLOB or TEXT) of row `row` of the rowid table whose B-tree starts at
 /// page `root`, reading the file's pages straight (preadv2 with RWF_NOWAIT), not through SQLite:
 /// its length, to read with `csqlite_nowait_read_value` next. Only while the connection's read
 /// transaction holds the file's lock (then the file does not change); a page that does not
 /// parse, a row not there, a value of another type, or no lock: ASK_SQLITE.
 ///
-/// `leaf`, when not 0, is the table leaf page the row was found in before
-/// (`csqlite_nowait_found_leaf`) while the file has not changed since: the row is looked for
+/// `near.leaf`, when not 0, is the table leaf page the row was found in before
+/// (`csqlite_nowait_found_place`) while the file has not changed since: the row is looked for
 /// there first, without walking down from the root; when that page is no table leaf holding the
 /// row, the walk from the root decides. (A page of a changed file may hold another table's
 /// rows: the caller may trust a value found this way only if the file turns out unchanged.)
-long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, unsigned leaf, long long row, int column);
+/// With `near.overflow_pages` too, one mincore asks the page cache for the leaf and that run
+/// at once when they lie close together, and `csqlite_nowait_lend_value` asks no more for the
+/// run if it is the value's.
+long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, CSQLiteNoWaitPlace near, long long row, int column);
 
-/// The leaf page the value `csqlite_nowait_find_value` found last lies in (0 before any).
-unsigned csqlite_nowait_found_leaf(struct NoWaitFile *file);
+/// Where the value `csqlite_nowait_find_value` found last lies (all 0 before any).
+CSQLiteNoWaitPlace csqlite_nowait_found_place(struct NoWaitFile *file);
 
 /// Reads the value `csqlite_nowait_find_value` found (its length, no more) into `out`, a chain of
 /// adjacent overflow pages in one preadv2 straight into it: 0, WOULD_WAIT or ASK_SQLITE.
@@ -93,6 +105,10 @@ long csqlite_nowait_values_lent(void);
 
 /// For tests: how many faults in guarded reads of a mapping the calling thread turned into errors.
 long csqlite_nowait_faults_caught(void);
+
+/// For tests: how many runs of overflow pages the calling thread's lends took as asked of the
+/// page cache with their leaf (`csqlite_nowait_find_value`'s `near`), not on their own.
+long csqlite_nowait_runs_asked_with_leaf(void);
 
 /// For tests: how many values the calling thread read with `csqlite_nowait_read_value`.
 long csqlite_nowait_values_read(void);

@@ -1,3 +1,4 @@
+internal import CSQLiteNoWait
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -126,29 +127,30 @@ final class MBTilesDatabase: Sendable {
     private static func blobByRowID(
         zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
     ) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32)? {
-        // The blob, the leaf page its row is in (0: not known), then the version (current once
+        // The blob, where it lies (its row's leaf page and overflow run; 0: not known), then the version (current once
         // the read holds the lock): straight from the file once the transaction holds the lock
         // (lent where it lies, or else copied), else (and for what that reader leaves to
         // SQLite) through the BLOB handle.
-        func read(_ rowID: Int64, near leaf: UInt32) throws(TileProviderError) -> (bytes: Found, leaf: UInt32, dataVersion: UInt32) {
-            if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID, near: leaf) {
-                return (.lent(lent.value.pieces, count: lent.value.count), lent.leaf, lent.dataVersion)
+        func read(_ rowID: Int64, near place: CSQLiteNoWaitPlace) throws(TileProviderError)
+            -> (bytes: Found, place: CSQLiteNoWaitPlace, dataVersion: UInt32) {
+            if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID, near: place) {
+                return (.lent(lent.value.pieces, count: lent.value.count), lent.place, lent.dataVersion)
             }
-            if let read = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID, near: leaf) {
-                return (.copied(read.value), read.leaf, read.dataVersion)
+            if let read = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID, near: place) {
+                return (.copied(read.value), read.place, read.dataVersion)
             }
             let bytes = try connection.readBlob(table: "tiles", column: "tile_data", row: rowID)
-            return (.copied(bytes), 0, connection.dataVersion)
+            return (.copied(bytes), CSQLiteNoWaitPlace(), connection.dataVersion)
         }
         let key = rowKey(zoom: zoom, column: column, row: row)
         let remembered = connection.rememberedRowIDs
         if let key, let known = remembered.rowID(for: key) {
             do throws(TileProviderError) {
-                // The leaf page is a hint, as the row id is: what a changed file holds there is
+                // The place is a hint, as the row id is: what a changed file holds there is
                 // not used (the version tells).
-                let found = try read(known.row, near: known.leaf)
+                let found = try read(known.row, near: known.place)
                 if found.dataVersion == known.version {
-                    if found.leaf != known.leaf { remembered.remember(known.row, in: found.leaf, for: key, dataVersion: known.version) }
+                    if !found.place.isSame(as: known.place) { remembered.remember(known.row, at: found.place, for: key, dataVersion: known.version) }
                     return (found.bytes, found.dataVersion)
                 }
                 remembered.removeAll()  // the file changed since: ask the index
@@ -162,8 +164,8 @@ final class MBTilesDatabase: Sendable {
             return try statement.step() ? Int64(statement.int(0)) : nil
         }
         guard let rowID else { return nil }
-        let found = try read(rowID, near: 0)
-        if let key { remembered.remember(rowID, in: found.leaf, for: key, dataVersion: found.dataVersion) }
+        let found = try read(rowID, near: CSQLiteNoWaitPlace())
+        if let key { remembered.remember(rowID, at: found.place, for: key, dataVersion: found.dataVersion) }
         return (found.bytes, found.dataVersion)
     }
 

@@ -1,5 +1,8 @@
-/// Row ids a connection found by key (a tile's zoom, column and row), each with the table leaf
-/// page it was found in and the data version it was found at — SQLite moves a connection's data
+internal import CSQLiteNoWait
+
+/// Row ids a connection found by key (a tile's zoom, column and row), each with where its value
+/// lies (the table leaf page it was found in, and its overflow run) and the data version it was
+/// found at — SQLite moves a connection's data
 /// version whenever another connection has changed the file since (a row deleted, rowids
 /// renumbered by a `VACUUM`, pages split or reused). A row id and its leaf are used again only
 /// if the read they serve finds the same version, which that read can tell only once it has the
@@ -12,31 +15,31 @@
 final class RememberedRowIDs {
     private struct Place {
         let row: Int64
-        /// 0: not known (the row was read through SQLite).
-        let leaf: UInt32
+        /// All 0: not known (the row was read through SQLite).
+        let place: CSQLiteNoWaitPlace
     }
 
     private var rows: [Int: Place] = [:]
     /// The data version every row in `rows` was found at.
     private var version: UInt32 = 0
 
-    /// Rows kept at most (24 bytes each, and the table's own).
+    /// Rows kept at most (32 bytes each with its key, and the table's own).
     static let capacity = 65_536
 
-    /// The row id found for `key`, the leaf page it was in (0: not known), and the data version
+    /// The row id found for `key`, where its value lay (all 0: not known), and the data version
     /// it was found at; nil when none is kept.
-    func rowID(for key: Int) -> (row: Int64, leaf: UInt32, version: UInt32)? {
-        rows[key].map { ($0.row, $0.leaf, version) }
+    func rowID(for key: Int) -> (row: Int64, place: CSQLiteNoWaitPlace, version: UInt32)? {
+        rows[key].map { ($0.row, $0.place, version) }
     }
 
-    /// Keeps `row` as `key`'s, found in leaf page `leaf` (0: not known) at `dataVersion` (rows
-    /// found at another version are let go).
-    func remember(_ row: Int64, in leaf: UInt32 = 0, for key: Int, dataVersion: UInt32) {
+    /// Keeps `row` as `key`'s, its value found at `place` (all 0: not known) at `dataVersion`
+    /// (rows found at another version are let go).
+    func remember(_ row: Int64, at place: CSQLiteNoWaitPlace = .init(), for key: Int, dataVersion: UInt32) {
         if dataVersion != version || rows.count >= Self.capacity {
             rows.removeAll(keepingCapacity: true)
             version = dataVersion
         }
-        rows[key] = Place(row: row, leaf: leaf)
+        rows[key] = Place(row: row, place: place)
     }
 
     /// Lets every row go (a read found the file changed).
@@ -47,4 +50,11 @@ final class RememberedRowIDs {
 
     /// Rows kept now.
     var count: Int { rows.count }
+}
+
+extension CSQLiteNoWaitPlace {
+    /// Whether `other` names the same pages.
+    func isSame(as other: CSQLiteNoWaitPlace) -> Bool {
+        leaf == other.leaf && overflow == other.overflow && overflow_pages == other.overflow_pages
+    }
 }

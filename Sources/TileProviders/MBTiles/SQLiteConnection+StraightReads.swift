@@ -16,19 +16,20 @@ extension SQLiteConnection {
         let place: (root: UInt32, index: Int32)?
     }
 
-    /// What a straight read found: the value (its bytes, or where they lie), the table leaf page
-    /// its row is in (to read the row from there next time, while the file does not change:
-    /// `near`), and the data version it was read at (the file's lock held meanwhile).
+    /// What a straight read found: the value (its bytes, or where they lie), where it lies (its
+    /// row's table leaf page and overflow run: to read the row from there next time, while the
+    /// file does not change: `near`), and the data version it was read at (the file's lock held
+    /// meanwhile).
     struct StraightValue<Value> {
         let value: Value
-        let leaf: UInt32
+        let place: CSQLiteNoWaitPlace
         let dataVersion: UInt32
     }
 
     /// Column `column` (a BLOB or TEXT) of row `row` of the rowid table `table`, read straight
     /// from the file by the VFS's own reader (`csqlite_nowait_find_value`): its B-tree walked by
-    /// hand (or the row looked for first in leaf page `near`, where a read found it at the same
-    /// data version), a chain of adjacent overflow pages read in one system call straight into
+    /// hand (or the row looked for first where `near` says a read found it at the same data
+    /// version: its leaf page, asked of the page cache with its overflow run), a chain of adjacent overflow pages read in one system call straight into
     /// the array, with no copy through SQLite's pages. Only on a connection that reads without
     /// waiting, in a read transaction that holds the file's lock (a statement or a BLOB read
     /// took it), which keeps any writer out meanwhile. Nil when that reader leaves the read to
@@ -36,9 +37,9 @@ extension SQLiteConnection {
     /// type: `readBlob` then reads it, or says what is wrong); throws when a page is not in the
     /// page cache.
     func readValueStraight(
-        table: String, column: String, row: Int64, near leaf: UInt32 = 0
+        table: String, column: String, row: Int64, near place: CSQLiteNoWaitPlace = .init()
     ) throws(TileProviderError) -> StraightValue<[UInt8]>? {
-        guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: leaf) else {
+        guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: place) else {
             return nil
         }
         var code = Int32(0)
@@ -47,7 +48,7 @@ extension SQLiteConnection {
             initialized = code == 0 ? count : 0
         }
         if code == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
-        return code == 0 ? StraightValue(value: bytes, leaf: csqlite_nowait_found_leaf(file), dataVersion: version) : nil
+        return code == 0 ? StraightValue(value: bytes, place: csqlite_nowait_found_place(file), dataVersion: version) : nil
     }
 
     /// `readValueStraight`'s value lent where it lies instead of copied
@@ -58,27 +59,27 @@ extension SQLiteConnection {
     /// reader leaves the value to be read (as `readValueStraight`, or a value in more pieces
     /// than `lentPieceCapacity`); throws when a page is not in the page cache.
     func lendValueStraight(
-        table: String, column: String, row: Int64, near leaf: UInt32 = 0
+        table: String, column: String, row: Int64, near place: CSQLiteNoWaitPlace = .init()
     ) throws(TileProviderError) -> StraightValue<(pieces: UnsafeBufferPointer<iovec>, count: Int)>? {
-        guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: leaf) else {
+        guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: place) else {
             return nil
         }
         let pieces = csqlite_nowait_lend_value(file, lentPieces.baseAddress, Int32(lentPieces.count))
         if pieces == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
         guard pieces >= 0 else { return nil }
         return StraightValue(value: (UnsafeBufferPointer(rebasing: lentPieces[..<Int(pieces)]), count),
-                             leaf: csqlite_nowait_found_leaf(file), dataVersion: version)
+                             place: csqlite_nowait_found_place(file), dataVersion: version)
     }
 
     /// The value's length as `csqlite_nowait_find_value` found it, the file it is to be read from,
     /// and the data version (read once: within the lock the find needs, it does not move).
     private func findValueStraight(
-        table: String, column: String, row: Int64, near leaf: UInt32
+        table: String, column: String, row: Int64, near place: CSQLiteNoWaitPlace
     ) throws(TileProviderError) -> (file: OpaquePointer, count: Int, dataVersion: UInt32)? {
         guard let file = straightFile,
               let (root, index, version) = try straightPlace(table: table, column: column, dataVersion: dataVersion)
         else { return nil }
-        let count = csqlite_nowait_find_value(file, root, leaf, row, index)
+        let count = csqlite_nowait_find_value(file, root, place, row, index)
         if count == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
         return count >= 0 ? (file, count, version) : nil
     }
