@@ -10,6 +10,11 @@
 # the order of the servers; each figure is a median of the rounds, each ratio the median of
 # each round's ratio to nginx.
 #
+# wrk's own CPU time is counted too (`task-clock`, the client's column): where a server copies a
+# body into the socket, it reads the file's bytes itself and the client's copy out of the socket
+# reads what was just written; where it sends with sendfile, the client's copy is the first to
+# read them. A server's CPU a request and the client's together are what the machine spent.
+#
 # Environment (defaults in brackets):
 #   SCENARIO=hot     hot: the 85 tiles of tiles/world (zoom 0-3, memory cache);
 #                    uniform, zipf: scripts/bench-working-set.sh's pyramid and request lists
@@ -104,15 +109,15 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
-printf '%-5s %-18s %10s %12s %12s %10s %10s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets"
+printf '%-5s %-18s %10s %12s %12s %10s %10s %12s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets" "client us/req"
 
 # shellcheck source=bench/median.sh
 source "$SCRIPT_DIR/bench/median.sh"
-declare -A cpu_values=() rps_values=() calls_values=() cpu_ratios=() rps_ratios=()
+declare -A cpu_values=() rps_values=() calls_values=() client_values=() cpu_ratios=() rps_ratios=() total_ratios=()
 log_shares=""
 read -r -a order <<<"$servers"
 for (( round = 1; round <= ROUNDS; round++ )); do
-    declare -A cpu_of=() rps_of=()
+    declare -A cpu_of=() rps_of=() client_of=()
     # Alternate the order each round, so neither side always runs first after a warm page cache.
     if (( round % 2 == 0 )); then mapfile -t list < <(printf '%s\n' "${order[@]}" | tac); else list=("${order[@]}"); fi
     for server in "${list[@]}"; do
@@ -131,8 +136,8 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit -p "$pids" \
             -o "$TMP/perf.txt" -- sleep "$DURATION" &
         perf_pid=$!
-        BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" \
-            "http://127.0.0.1:$port/" >"$TMP/wrk.txt"
+        BENCH_PATHS="$paths" perf stat -x, -e task-clock -o "$TMP/client.txt" -- \
+            wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" >"$TMP/wrk.txt"
         wait "$perf_pid" || die "perf stat failed: $(cat "$TMP/perf.txt")"
         requests=$(awk '/requests in/ { print $1 }' "$TMP/wrk.txt")
         [[ $requests =~ ^[0-9]+$ && $requests -gt 0 ]] || die "$server: wrk made no requests: $(cat "$TMP/wrk.txt")"
@@ -145,30 +150,36 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             $3 == "context-switches" { sw = $1 / n }
             $3 == "net:net_dev_xmit" { pk = $1 / n }
             END { printf "%.2f %.2f %.3f %.2f\n", cpu, calls, sw, pk }' "$TMP/perf.txt")
-        printf '%-5s %-18s %10s %12s %12s %10s %10s\n' "$round" "$server" "$rps" "$cpu" "$calls" "$switches" "$packets"
-        cpu_of[$server]=$cpu; rps_of[$server]=$rps
-        cpu_values[$server]+=" $cpu"; rps_values[$server]+=" $rps"; calls_values[$server]+=" $calls"
+        client=$(awk -F, -v n="$requests" '$3 == "task-clock" { printf "%.2f", $1 * 1000 / n }' "$TMP/client.txt")
+        [[ -n $client ]] || die "perf stat counted no CPU time for wrk: $(cat "$TMP/client.txt")"
+        printf '%-5s %-18s %10s %12s %12s %10s %10s %12s\n' "$round" "$server" "$rps" "$cpu" "$calls" "$switches" "$packets" "$client"
+        cpu_of[$server]=$cpu; rps_of[$server]=$rps; client_of[$server]=$client
+        cpu_values[$server]+=" $cpu"; rps_values[$server]+=" $rps"; calls_values[$server]+=" $calls"; client_values[$server]+=" $client"
     done
     for server in "${order[@]}"; do
         [[ $server == nginx ]] && continue
         cpu_ratios[$server]+=" $(awk -v a="${cpu_of[$server]}" -v b="${cpu_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
         rps_ratios[$server]+=" $(awk -v a="${rps_of[$server]}" -v b="${rps_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
+        total_ratios[$server]+=" $(awk -v a="${cpu_of[$server]}" -v ac="${client_of[$server]}" -v b="${cpu_of[nginx]}" \
+            -v bc="${client_of[nginx]}" 'BEGIN { printf "%.3f", (a + ac) / (b + bc) }')"
     done
     if (( LOG_SHARE )); then
         log_shares+=" $(awk -v logged="${cpu_of[tilelayer-logged]}" -v plain="${cpu_of[tilelayer]}" \
             'BEGIN { printf "%.3f", (logged - plain) / logged }')"
     fi
-    unset cpu_of rps_of
+    unset cpu_of rps_of client_of
 done
 
 echo "== medians of $ROUNDS rounds"
 for server in "${order[@]}"; do
-    printf '   %-18s %8.0f req/s  %6.2f us CPU a request  %5.2f system calls a request\n' "$server" \
-        "$(median <<<"${rps_values[$server]}")" "$(median <<<"${cpu_values[$server]}")" "$(median <<<"${calls_values[$server]}")"
+    printf '   %-18s %8.0f req/s  %6.2f us CPU a request  %5.2f system calls a request  client (wrk) %6.2f us a request\n' "$server" \
+        "$(median <<<"${rps_values[$server]}")" "$(median <<<"${cpu_values[$server]}")" "$(median <<<"${calls_values[$server]}")" \
+        "$(median <<<"${client_values[$server]}")"
 done
 for server in "${order[@]}"; do
     [[ $server == nginx ]] && continue
     echo "   $server/nginx: CPU a request $(median <<<"${cpu_ratios[$server]}")× (rounds:${cpu_ratios[$server]}), req/s $(median <<<"${rps_ratios[$server]}")× (rounds:${rps_ratios[$server]})"
+    echo "   $server/nginx: server and client CPU a request $(median <<<"${total_ratios[$server]}")× (rounds:${total_ratios[$server]})"
 done
 if (( LOG_SHARE )); then
     # A share measured on a server that logged nothing would say nothing.
