@@ -14,6 +14,7 @@
 # body into the socket, it reads the file's bytes itself and the client's copy out of the socket
 # reads what was just written; where it sends with sendfile, the client's copy is the first to
 # read them. A server's CPU a request and the client's together are what the machine spent.
+# (The client's includes wrk's start, which reads the request list: a few ms in seconds.)
 #
 # Environment (defaults in brackets):
 #   SCENARIO=hot     hot: the 85 tiles of tiles/world (zoom 0-3, memory cache);
@@ -109,7 +110,7 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
-printf '%-5s %-18s %10s %12s %12s %10s %10s %12s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets" "client us/req"
+printf '%-5s %-18s %10s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets" "client us/req"
 
 # shellcheck source=bench/median.sh
 source "$SCRIPT_DIR/bench/median.sh"
@@ -132,13 +133,11 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${WARMUP}s" -s "$SCRIPT_DIR/bench/paths.lua" \
                 "http://127.0.0.1:$port/" >/dev/null
         fi
-        # perf counts the server's threads for the seconds wrk runs, both started together.
-        perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit -p "$pids" \
-            -o "$TMP/perf.txt" -- sleep "$DURATION" &
-        perf_pid=$!
-        BENCH_PATHS="$paths" perf stat -x, -e task-clock -o "$TMP/client.txt" -- \
-            wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" >"$TMP/wrk.txt"
-        wait "$perf_pid" || die "perf stat failed: $(cat "$TMP/perf.txt")"
+        # One perf counts the server's threads for as long as wrk runs, the other wrk itself.
+        BENCH_PATHS="$paths" perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit \
+            -p "$pids" -o "$TMP/perf.txt" -- perf stat -x, -e task-clock -o "$TMP/client.txt" -- \
+            wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" \
+            >"$TMP/wrk.txt" || die "perf stat or wrk failed: $(cat "$TMP/perf.txt" "$TMP/client.txt" 2>/dev/null)"
         requests=$(awk '/requests in/ { print $1 }' "$TMP/wrk.txt")
         [[ $requests =~ ^[0-9]+$ && $requests -gt 0 ]] || die "$server: wrk made no requests: $(cat "$TMP/wrk.txt")"
         rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$TMP/wrk.txt")
@@ -151,8 +150,8 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             $3 == "net:net_dev_xmit" { pk = $1 / n }
             END { printf "%.2f %.2f %.3f %.2f\n", cpu, calls, sw, pk }' "$TMP/perf.txt")
         client=$(awk -F, -v n="$requests" '$3 == "task-clock" { printf "%.2f", $1 * 1000 / n }' "$TMP/client.txt")
-        [[ -n $client ]] || die "perf stat counted no CPU time for wrk: $(cat "$TMP/client.txt")"
-        printf '%-5s %-18s %10s %12s %12s %10s %10s %12s\n' "$round" "$server" "$rps" "$cpu" "$calls" "$switches" "$packets" "$client"
+        awk -v c="$client" 'BEGIN { exit !(c > 0) }' || die "perf stat counted no CPU time for wrk: $(cat "$TMP/client.txt")"
+        printf '%-5s %-18s %10s %12s %12s %10s %10s %14s\n' "$round" "$server" "$rps" "$cpu" "$calls" "$switches" "$packets" "$client"
         cpu_of[$server]=$cpu; rps_of[$server]=$rps; client_of[$server]=$client
         cpu_values[$server]+=" $cpu"; rps_values[$server]+=" $rps"; calls_values[$server]+=" $calls"; client_values[$server]+=" $client"
     done

@@ -71,6 +71,8 @@ void clinux_name_thread(const char *name) {
 static int threads_numbered;
 static __thread int thread_number = -1;
 
+unsigned clinux_set_thread_fsuid(unsigned uid) { return (unsigned)syscall(SYS_setfsuid, uid); }
+
 int clinux_thread_number(void) {
     if (thread_number < 0) thread_number = __atomic_fetch_add(&threads_numbered, 1, __ATOMIC_RELAXED);
     return thread_number;

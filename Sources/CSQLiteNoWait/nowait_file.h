@@ -91,6 +91,9 @@ typedef struct NoWaitFile {
     /// until a value is first lent. Unmapped with the file.
     const unsigned char *map;
     long mapped;
+    /// Whether mincore tells this process which of the file's pages are in the page cache
+    /// (`nowait_map.c`): -1 until a value is first lent, then 1 or 0 (nothing is lent).
+    int mincore_tells;
     sqlite3_file *real;
 } NoWaitFile;
 
@@ -121,9 +124,9 @@ const unsigned char *nowait_mapped(NoWaitFile *file, long offset, long count);
 
 /// `nowait_mapped` for page `leaf`, asking the page cache with one mincore for it and for the
 /// `pages` pages from `first` on (an overflow run) when they lie close together in the file;
-/// when it holds them all, the run is noted (`RowPages.resident_run_first`) so the value lent
-/// from it is not asked for again. Null when they do not lie close, are not mapped, or one is
-/// not in the page cache: `nowait_mapped` for the leaf alone then says.
+/// when it holds the whole run, the run is noted (`RowPages.resident_run_first`) so the value
+/// lent from it is not asked for again. Null when they do not lie close, are not mapped, or the
+/// leaf is not in the page cache: `nowait_mapped` for the leaf alone then says.
 const unsigned char *nowait_mapped_with_run(NoWaitFile *file, unsigned leaf, unsigned first, long pages);
 
 #endif

@@ -30,6 +30,8 @@ static int copy_pieces(const struct iovec *pieces, int piece_count, long skip, v
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <fcntl.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,6 +45,10 @@ static int copy_pieces(const struct iovec *pieces, int piece_count, long skip, v
 // - Touching a page that is not in the page cache waits for the disk. Each run of overflow
 //   pages is checked with mincore before any of it is touched; a page not there makes the
 //   value WOULD_WAIT, as a read would.
+//   mincore tells the truth only of a file the process owns or may open for writing: of
+//   any other mapping the kernel says every page is there (Linux 5.0 on, mm/mincore.c
+//   `can_do_mincore`), so a file of another owner, read-only (a container's user serving
+//   root's tiles), is never lent from (`mincore_tells`): its values are read with preadv2.
 // - Touching a page past the end of a file cut short raises SIGBUS. SQLite never shortens the
 //   file while the lock is held, but something else may (a `cp` over it, a `truncate`). The
 //   reads of the mapping made here (the chain's links, a lent value's copy) run guarded: the
@@ -146,6 +152,18 @@ static int map_through(NoWaitFile *self, long end) {
     return 0;
 }
 
+/// Whether mincore tells the calling thread which of `fd`'s pages are in the page cache, as
+/// the kernel decides (`can_do_mincore`): the file is the thread's filesystem user's, or it may
+/// open it for writing. (The kernel also tells a holder of CAP_FOWNER; not asked here: a file
+/// that only that would tell of is read instead, never wrongly lent.)
+static int mincore_tells(int fd) {
+    struct stat status;
+    if (fd < 0 || fstat(fd, &status) != 0) return 0;
+    uid_t fsuid = (uid_t)setfsuid((uid_t)-1);  // an invalid id changes nothing: the current one
+    if (status.st_uid == fsuid) return 1;
+    return faccessat(fd, "", W_OK, AT_EACCESS | AT_EMPTY_PATH) == 0;
+}
+
 static long system_page_size(void) {
     static long size;
     if (size == 0) size = sysconf(_SC_PAGESIZE);
@@ -177,10 +195,10 @@ const unsigned char *nowait_mapped(NoWaitFile *self, long offset, long count) {
 /// Pages of a chain looked at together, at most (one mincore and one guarded read of links).
 #define RUN_PAGES 256
 
-/// Pages of the file that one mincore for a leaf and a run of overflow pages may also span, in
-/// bytes, at most: mincore looks a page up in the page cache when the mapping of it was never
-/// touched (about 45 ns on a 2-vCPU AMD EPYC VM), where a system call costs about 1 µs.
-#define SPAN_SLACK_BYTES (16 * 4096)
+/// System pages besides a leaf's and a run's that one mincore for both may also span, at most:
+/// mincore looks a page up in the page cache when the mapping of it was never touched (about
+/// 45 ns on a 2-vCPU AMD EPYC VM), where a system call costs about 1 µs.
+#define SPAN_SLACK_PAGES 16
 
 /// Whether `states` (mincore's, for the system pages from `base` on) says every page of the
 /// `count` bytes at `at` is in the page cache.
@@ -200,23 +218,26 @@ const unsigned char *nowait_mapped_with_run(NoWaitFile *self, unsigned leaf, uns
     long run_end = run_at + pages * page_size;
     long from = leaf_at < run_at ? leaf_at : run_at;
     long to = leaf_at + page_size > run_end ? leaf_at + page_size : run_end;
-    if (to > self->mapped || (to - from) - (run_end - run_at) - page_size > SPAN_SLACK_BYTES) return 0;
     long system_page = system_page_size();
+    if (to > self->mapped || (to - from) - (run_end - run_at) - page_size > SPAN_SLACK_PAGES * system_page) return 0;
     uintptr_t base = (uintptr_t)(self->map + from) & ~(uintptr_t)(system_page - 1);
     long count = (long)(((uintptr_t)(self->map + to) - base + (uintptr_t)system_page - 1) / (uintptr_t)system_page);
     unsigned char states[256];
     if (count > (long)sizeof states || mincore((void *)base, (size_t)(count * system_page), states) != 0) return 0;
-    if (!all_in(states, base, self->map + leaf_at, page_size, system_page)
-        || !all_in(states, base, self->map + run_at, pages * page_size, system_page))
-        return 0;
-    rows->resident_run_first = first;
-    rows->resident_run_pages = pages;
+    if (!all_in(states, base, self->map + leaf_at, page_size, system_page)) return 0;
+    // A run not all there is not noted: the lend asks for it again, and waits.
+    if (all_in(states, base, self->map + run_at, pages * page_size, system_page)) {
+        rows->resident_run_first = first;
+        rows->resident_run_pages = pages;
+    }
     return self->map + leaf_at;
 }
 
 int csqlite_nowait_lend_value(NoWaitFile *self, struct iovec *pieces, int capacity) {
     if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || self->rows.value_count < 0)
         return CSQLITE_NOWAIT_ASK_SQLITE;
+    if (self->mincore_tells < 0) self->mincore_tells = mincore_tells(self->fd);
+    if (!self->mincore_tells) return CSQLITE_NOWAIT_ASK_SQLITE;
     RowPages *rows = &self->rows;
     long start = rows->value_at, end = rows->value_at + rows->value_count;  // in the payload
     long local = rows->local_count;

@@ -265,6 +265,7 @@ static int nowait_open(sqlite3_vfs *vfs, const char *path, sqlite3_file *file, i
     self->rows = (RowPages){.value_count = -1};
     self->map = 0;
     self->mapped = 0;
+    self->mincore_tells = -1;
     int code = unix_vfs->xOpen(unix_vfs, path, self->real, flags, out_flags);
     if (self->real->pMethods == 0) {
         self->base.pMethods = 0;  // nothing to close

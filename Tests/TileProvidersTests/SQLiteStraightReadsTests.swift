@@ -193,39 +193,45 @@ import CSQLiteNoWait
         let first = try #require(try settled(connection) { try lend(10) })
         let other = try #require(try settled(connection) { try lend(11) })
         #expect(first.bytes == Self.value(row: 10, length: length))
-        // The run told is the value's chain, as the file's own links run.
+        // The run told is the value's chain, as the file's own links run: adjacent pages here.
         let pages = try Data(contentsOf: URL(fileURLWithPath: file))
-        func chain(from page: UInt32) -> UInt32 {
+        func chain(from page: UInt32) -> (count: UInt32, adjacent: Bool) {
             var count: UInt32 = 0
+            var adjacent = true
             var page = page
             while page != 0, count < 1000 {
                 count += 1
                 let at = Int(page - 1) * 4096
-                page = pages[at ..< at + 4].reduce(0) { $0 << 8 | UInt32($1) }
+                let next = pages[at ..< at + 4].reduce(0) { $0 << 8 | UInt32($1) }
+                adjacent = adjacent && (next == 0 || next == page + 1)
+                page = next
             }
-            return count
+            return (count, adjacent)
         }
         #expect(first.place.leaf > 0 && first.place.overflow > 0 && first.place.overflow_pages == 9)
-        #expect(chain(from: first.place.overflow) == first.place.overflow_pages)
+        #expect(chain(from: first.place.overflow) == (first.place.overflow_pages, true))
         // Near its place: the run taken as asked with the leaf.
         var asked = csqlite_nowait_runs_asked_with_leaf()
         let again = try #require(try lend(10, near: first.place))
         #expect(again.bytes == first.bytes && again.place.isSame(as: first.place))
         #expect(csqlite_nowait_runs_asked_with_leaf() - asked == 1)
-        // Near a place whose run is row 11's: the value's own run asked for on its own.
+        // Near places whose run is not the value's (one that starts a page later, within the
+        // span asked at once; row 11's): the value's own run asked for on its own.
         asked = csqlite_nowait_runs_asked_with_leaf()
-        let mixed = CSQLiteNoWaitPlace(leaf: first.place.leaf, overflow: other.place.overflow,
-                                       overflow_pages: other.place.overflow_pages)
-        #expect(try lend(10, near: mixed)?.bytes == first.bytes)
+        for run in [(first.place.overflow + 1, first.place.overflow_pages), (other.place.overflow, other.place.overflow_pages)] {
+            let mixed = CSQLiteNoWaitPlace(leaf: first.place.leaf, overflow: run.0, overflow_pages: run.1)
+            #expect(try lend(10, near: mixed)?.bytes == first.bytes)
+        }
         #expect(csqlite_nowait_runs_asked_with_leaf() == asked)
-        // The run's last page dropped from the page cache (the reader's mapping let go first,
-        // which would keep it): near the place or not, the read must wait.
+        // The file from the run's last page on dropped from the page cache (the reader's
+        // mapping let go first, which would keep it): near the place or not, the read must wait.
         connection.unmapLentValues()
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         let last = Int(first.place.overflow + first.place.overflow_pages - 2) * 4096
-        try #require(fsync(descriptor) == 0 && posix_fadvise(descriptor, off_t(last), 4096, POSIX_FADV_DONTNEED) == 0)
+        try #require(PageCache.evict(descriptor: descriptor, size: pages.count, from: last),
+                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(throws: TileProviderError.self, "mapped again, the run asked for on its own") { _ = try lend(10, near: first.place) }
         #expect(throws: TileProviderError.self, "the run asked for with the leaf") { _ = try lend(10, near: first.place) }
         #expect(try settled(connection) { try lend(10, near: first.place) }?.bytes == first.bytes, "read back: lent")

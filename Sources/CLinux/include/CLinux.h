@@ -99,6 +99,10 @@ int clinux_release_free_memory(void);
 /// Names the calling thread (first 15 bytes), for `top -H` and debuggers.
 void clinux_name_thread(const char *name);
 
+/// Sets the calling thread's filesystem user id (setfsuid; the thread alone, not the process)
+/// and returns the previous one. For tests that act as another user on one thread.
+unsigned clinux_set_thread_fsuid(unsigned uid);
+
 /// A small number for the calling thread, 0, 1, 2… in the order threads first ask, the same
 /// for the thread's life: threads that take turns at a few shared things (event loops at their
 /// readers) start each at its own.

@@ -88,7 +88,8 @@ int csqlite_nowait_read_value(struct NoWaitFile *file, void *out);
 /// found on this file: whoever sends them (writev) or copies them (`csqlite_nowait_copy_lent`)
 /// must be done before either. The number of pieces; WOULD_WAIT when a page is not in the page
 /// cache; ASK_SQLITE when there is no lock, no value found, more pieces than `capacity`, a chain
-/// that ends early or runs past the file, or no mapping.
+/// that ends early or runs past the file, no mapping, or a file mincore does not tell this
+/// process about (one it neither owns nor may write: the kernel then says every page is there).
 int csqlite_nowait_lend_value(struct NoWaitFile *file, struct iovec *pieces, int capacity);
 
 /// Unmaps what `csqlite_nowait_lend_value` mapped (the next lend maps the file again), so its

@@ -121,16 +121,16 @@ final class MBTilesDatabase: Sendable {
 
     /// The tile's bytes read straight from its row's blob, and the data version they were read
     /// at (after the read, which holds the file's lock): the row id the connection found before
-    /// at that version (`RememberedRowIDs`), looked for first in the leaf page it was found in,
-    /// else the index's. Nil when there is no such tile. The reader's transaction stays open, so
+    /// at that version (`RememberedRowIDs`), looked for first where its value was found (its
+    /// leaf page, asked of the page cache with its overflow run), else the index's. Nil when there is no such tile. The reader's transaction stays open, so
     /// its BLOB handle does too.
     private static func blobByRowID(
         zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
     ) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32)? {
-        // The blob, where it lies (its row's leaf page and overflow run; 0: not known), then the version (current once
-        // the read holds the lock): straight from the file once the transaction holds the lock
-        // (lent where it lies, or else copied), else (and for what that reader leaves to
-        // SQLite) through the BLOB handle.
+        // The blob, where it lies (its row's leaf page and overflow run; 0: not known), then
+        // the version (current once the read holds the lock): straight from the file once the
+        // transaction holds the lock (lent where it lies, or else copied), else (and for what
+        // that reader leaves to SQLite) through the BLOB handle.
         func read(_ rowID: Int64, near place: CSQLiteNoWaitPlace) throws(TileProviderError)
             -> (bytes: Found, place: CSQLiteNoWaitPlace, dataVersion: UInt32) {
             if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID, near: place) {

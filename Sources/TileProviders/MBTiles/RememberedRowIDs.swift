@@ -1,25 +1,26 @@
 internal import CSQLiteNoWait
 
 /// Row ids a connection found by key (a tile's zoom, column and row), each with where its value
-/// lies (the table leaf page it was found in, and its overflow run) and the data version it was
-/// found at — SQLite moves a connection's data
-/// version whenever another connection has changed the file since (a row deleted, rowids
-/// renumbered by a `VACUUM`, pages split or reused). A row id and its leaf are used again only
-/// if the read they serve finds the same version, which that read can tell only once it has the
-/// file's lock (`MBTilesDatabase.lookupWithoutWaiting`): so a lookup of a known tile skips the
-/// index search and the walk down the table's B-tree, in this read transaction or a later one,
-/// and never serves a row of an older file. Only found rows are kept, at most `capacity` (past
-/// that the table starts over): an index of where tiles are, never their bytes.
+/// lay (the table leaf page it was found in, and its overflow run) and the data version it was
+/// found at — SQLite moves a connection's data version whenever another connection has changed
+/// the file since (a row deleted, rowids renumbered by a `VACUUM`, pages split or reused). A
+/// row id and its place are used again only if the read they serve finds the same version,
+/// which that read can tell only once it has the file's lock
+/// (`MBTilesDatabase.lookupWithoutWaiting`): so a lookup of a known tile skips the index search
+/// and the walk down the table's B-tree, and asks the page cache for its leaf and overflow run
+/// at once, in this read transaction or a later one, and never serves a row of an older file.
+/// Only found rows are kept, at most `capacity` (past that the table starts over): an index of
+/// where tiles are, never their bytes.
 ///
 /// Not locked: it belongs to one connection, which one thread uses at a time.
 final class RememberedRowIDs {
-    private struct Place {
+    private struct Entry {
         let row: Int64
         /// All 0: not known (the row was read through SQLite).
         let place: CSQLiteNoWaitPlace
     }
 
-    private var rows: [Int: Place] = [:]
+    private var rows: [Int: Entry] = [:]
     /// The data version every row in `rows` was found at.
     private var version: UInt32 = 0
 
@@ -39,7 +40,7 @@ final class RememberedRowIDs {
             rows.removeAll(keepingCapacity: true)
             version = dataVersion
         }
-        rows[key] = Place(row: row, place: place)
+        rows[key] = Entry(row: row, place: place)
     }
 
     /// Lets every row go (a read found the file changed).
