@@ -137,19 +137,24 @@ void csqlite_nowait_unmap(NoWaitFile *file) {
     if (file != 0) nowait_unmap(file);
 }
 
-/// Maps the file (again) when the mapping does not reach `end`: 0, or ASK_SQLITE when the file
-/// does not reach it either, or cannot be mapped. Only while no value lent from the old
-/// mapping is still in use (the caller holds the file's connection, which lends one at a time).
+/// `map_through`'s answer when it let an older mapping go: pointers into that one are void.
+#define MAPPED_AGAIN 1
+
+/// Maps the file (again) when the mapping does not reach `end`: 0, MAPPED_AGAIN, or ASK_SQLITE
+/// when the file does not reach it either, or cannot be mapped. Only while no value lent from
+/// the old mapping is still in use (the caller holds the file's connection, which lends one at
+/// a time).
 static int map_through(NoWaitFile *self, long end) {
     if (end <= self->mapped) return 0;
     struct stat status;
     if (fstat(self->fd, &status) != 0 || status.st_size < end) return CSQLITE_NOWAIT_ASK_SQLITE;
+    int again = self->map != 0 ? MAPPED_AGAIN : 0;
     nowait_unmap(self);
     void *map = mmap(0, (size_t)status.st_size, PROT_READ, MAP_SHARED, self->fd, 0);
     if (map == MAP_FAILED) return CSQLITE_NOWAIT_ASK_SQLITE;
     self->map = map;
     self->mapped = status.st_size;
-    return 0;
+    return again;
 }
 
 /// Whether mincore tells the calling thread which of `fd`'s pages are in the page cache, as
@@ -260,12 +265,16 @@ int csqlite_nowait_lend_value(NoWaitFile *self, struct iovec *pieces, int capaci
         if (pages > RUN_PAGES) pages = RUN_PAGES;
         long from = (long)(number - 1) * page_size;
         int code = map_through(self, from + pages * page_size);
-        if (code != 0) {
+        if (code < 0) {
             // The run may go past the file's end where the chain does not: only its first page.
             pages = 1;
             code = map_through(self, from + page_size);
-            if (code != 0) return code;
+            if (code < 0) return code;
         }
+        // The file grew since it was mapped, and was mapped again: the pieces lent so far (the
+        // cell's may lie in the leaf as the old mapping held it) are void. The value is read
+        // instead; the next lend of it finds its pages in the new mapping.
+        if (code == MAPPED_AGAIN && count > 0) return CSQLITE_NOWAIT_ASK_SQLITE;
         // Asked for already with the leaf (`nowait_mapped_with_run`), or now.
         int asked = number == rows->resident_run_first && pages <= rows->resident_run_pages;
         if (asked) runs_asked_with_leaf++;

@@ -1,6 +1,8 @@
-// A file whose pages mincore does not tell this process about (one it neither owns nor may
-// write: the kernel then says every page is in the page cache) is never lent from its mapping;
-// its values are read with preadv2 (RWF_NOWAIT), which that cannot fool.
+// The mapping values are lent from: a file whose pages mincore does not tell this process
+// about (one it neither owns nor may write: the kernel then says every page is in the page
+// cache) is never lent from, its values are read with preadv2 (RWF_NOWAIT), which that cannot
+// fool; and a file that grew since it was mapped is mapped again without lending pieces of the
+// mapping let go.
 
 #if os(Linux)
 import CLinux
@@ -10,7 +12,7 @@ import Glibc
 import Testing
 @testable import TileProviders
 
-@Suite struct SQLiteLendingOwnerTests {
+@Suite struct SQLiteLendingMappingTests {
     /// A connection that reads without waiting, in a read transaction holding the file's lock.
     private func reader(_ file: String) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: file, mode: .readOnlyWithoutWaiting)
@@ -63,6 +65,41 @@ import Testing
         let owner = try reader(file)
         let lent = try #require(try owner.lendValueStraight(table: "t", column: "v", row: 1))
         #expect(lent.value.count == expected.count)
+    }
+
+    /// A value whose cell lies in a page the old mapping holds and whose overflow pages lie past
+    /// it (the file grew between two read transactions): the file is mapped again, and that
+    /// value read, not lent with a piece of the mapping let go; lent the next time.
+    @Test func aFileThatGrewIsMappedAgainBeforeAnythingIsLentFromIt() throws {
+        let fixture = try MBTilesFixture()
+        let file = fixture.path("grows.db")
+        let value = (0 ..< 37_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        let hex = "x'" + value.map { String(format: "%02x", $0) }.joined() + "'"
+        try fixture.execute("""
+            PRAGMA page_size = 4096; CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB);
+            INSERT INTO t VALUES (1, \(hex));
+            """, on: file)
+        func settle() {
+            let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+            if descriptor >= 0 { fsync(descriptor); close(descriptor) }
+            for companion in ["-journal", "-wal"] { _ = access(file + companion, F_OK) }
+            _ = try? Data(contentsOf: URL(fileURLWithPath: file))
+        }
+        settle()
+        let connection = try reader(file)
+        #expect(try connection.lendValueStraight(table: "t", column: "v", row: 1)?.value.count == value.count, "mapped")
+        try connection.execute("COMMIT")
+        // Row 2's cell goes in the table's only page, its overflow pages at the file's end.
+        try fixture.execute("INSERT INTO t VALUES (2, \(hex));", on: file)
+        settle()
+        try connection.execute("BEGIN")
+        try connection.withStatement("SELECT count(*) FROM t") { (statement) throws(TileProviderError) in _ = try statement.step() }
+        #expect(try connection.lendValueStraight(table: "t", column: "v", row: 2) == nil, "not lent across the new mapping")
+        #expect(try connection.readValueStraight(table: "t", column: "v", row: 2)?.value == value, "read instead")
+        let lent = try #require(try connection.lendValueStraight(table: "t", column: "v", row: 2), "lent the next time")
+        var joined: [UInt8] = []
+        for piece in lent.value.pieces { joined += UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len) }
+        #expect(joined == value)
     }
 }
 #endif
