@@ -174,69 +174,6 @@ import CSQLiteNoWait
         #expect(after == nil, "the row's pages are past the file's end now: not lent")
     }
 
-    /// Where a lent value lies (its row's leaf, and its overflow chain's first page and length)
-    /// is told with it; lent again near that place, the leaf and the run are asked of the page
-    /// cache in one mincore, and a page of the run out of the page cache still makes the read
-    /// wait. A place whose run is another row's is asked for the value's run on its own.
-    @Test func aLeafAndItsOverflowRunAreAskedOfThePageCacheTogether() throws {
-        let fixture = try MBTilesFixture()
-        let length = 37_000  // 489 bytes in the leaf's cell, the rest in nine overflow pages of 4,092
-        let file = try write(fixture, "runs.db", pageSize: 4096, rows: (1 ... 20).map { (Int64($0), length) })
-        let connection = try reader(file)
-        func lend(_ row: Int64, near place: CSQLiteNoWaitPlace = .init()) throws -> (bytes: [UInt8], place: CSQLiteNoWaitPlace)? {
-            try connection.lendValueStraight(table: "t", column: "v", row: row, near: place).map { found in
-                var joined: [UInt8] = []
-                for piece in found.value.pieces { joined += UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len) }
-                return (joined, found.place)
-            }
-        }
-        let first = try #require(try settled(connection) { try lend(10) })
-        let other = try #require(try settled(connection) { try lend(11) })
-        #expect(first.bytes == Self.value(row: 10, length: length))
-        // The run told is the value's chain, as the file's own links run: adjacent pages here.
-        let pages = try Data(contentsOf: URL(fileURLWithPath: file))
-        func chain(from page: UInt32) -> (count: UInt32, adjacent: Bool) {
-            var count: UInt32 = 0
-            var adjacent = true
-            var page = page
-            while page != 0, count < 1000 {
-                count += 1
-                let at = Int(page - 1) * 4096
-                let next = pages[at ..< at + 4].reduce(0) { $0 << 8 | UInt32($1) }
-                adjacent = adjacent && (next == 0 || next == page + 1)
-                page = next
-            }
-            return (count, adjacent)
-        }
-        #expect(first.place.leaf > 0 && first.place.overflow > 0 && first.place.overflow_pages == 9)
-        #expect(chain(from: first.place.overflow) == (first.place.overflow_pages, true))
-        // Near its place: the run taken as asked with the leaf.
-        var asked = csqlite_nowait_runs_asked_with_leaf()
-        let again = try #require(try lend(10, near: first.place))
-        #expect(again.bytes == first.bytes && again.place.isSame(as: first.place))
-        #expect(csqlite_nowait_runs_asked_with_leaf() - asked == 1)
-        // Near places whose run is not the value's (one that starts a page later, within the
-        // span asked at once; row 11's): the value's own run asked for on its own.
-        asked = csqlite_nowait_runs_asked_with_leaf()
-        for run in [(first.place.overflow + 1, first.place.overflow_pages), (other.place.overflow, other.place.overflow_pages)] {
-            let mixed = CSQLiteNoWaitPlace(leaf: first.place.leaf, overflow: run.0, overflow_pages: run.1)
-            #expect(try lend(10, near: mixed)?.bytes == first.bytes)
-        }
-        #expect(csqlite_nowait_runs_asked_with_leaf() == asked)
-        // The file from the run's last page on dropped from the page cache (the reader's
-        // mapping let go first, which would keep it): near the place or not, the read must wait.
-        connection.unmapLentValues()
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        let last = Int(first.place.overflow + first.place.overflow_pages - 2) * 4096
-        try #require(PageCache.evict(descriptor: descriptor, size: pages.count, from: last),
-                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        #expect(throws: TileProviderError.self, "mapped again, the run asked for on its own") { _ = try lend(10, near: first.place) }
-        #expect(throws: TileProviderError.self, "the run asked for with the leaf") { _ = try lend(10, near: first.place) }
-        #expect(try settled(connection) { try lend(10, near: first.place) }?.bytes == first.bytes, "read back: lent")
-    }
-
     /// A row is looked for first in the leaf page named (where a read found it before), and
     /// found by the walk from the table's root when that page does not hold it: a leaf of other
     /// rows, an interior page, an overflow page, a page past the file's end. What a named page
