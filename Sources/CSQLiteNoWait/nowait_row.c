@@ -226,7 +226,7 @@ static long find_in_leaf(RowPages *rows, const unsigned char *page, int head, lo
                     rows->local_count = local;
                     rows->local_at = at;
                     rows->first_overflow = (long)payload > local ? be32(page + at + local) : 0;
-                    long data = usable - OVERFLOW_LINK_BYTES;
+                    long data = usable - OVERFLOW_LINK_BYTES;  // 0 pages when it all lies in the cell
                     rows->overflow_pages = (unsigned)(((long)payload - local + data - 1) / data);
                     rows->cell_page = page;
                     return size;
@@ -277,8 +277,7 @@ static long find(NoWaitFile *self, unsigned root, CSQLiteNoWaitPlace near, long 
 CSQLiteNoWaitPlace csqlite_nowait_found_place(NoWaitFile *self) {
     if (self == 0 || self->rows.cell_page_number == 0) return (CSQLiteNoWaitPlace){0, 0, 0};
     const RowPages *rows = &self->rows;
-    return (CSQLiteNoWaitPlace){rows->cell_page_number, rows->first_overflow,
-                                rows->first_overflow != 0 ? rows->overflow_pages : 0};
+    return (CSQLiteNoWaitPlace){rows->cell_page_number, rows->first_overflow, rows->overflow_pages};
 }
 
 long csqlite_nowait_find_value(NoWaitFile *self, unsigned root, CSQLiteNoWaitPlace near, long long row, int column) {

@@ -13,47 +13,7 @@ import Glibc
 import Testing
 @testable import TileProviders
 
-@Suite struct SQLiteLendingMappingTests {
-    /// A connection that reads without waiting, in a read transaction holding the file's lock.
-    private func reader(_ file: String) throws -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: file, mode: .readOnlyWithoutWaiting)
-        try connection.execute("BEGIN")
-        try connection.withStatement("SELECT count(*) FROM sqlite_schema") { (statement) throws(TileProviderError) in
-            _ = try statement.step()
-        }
-        return connection
-    }
-
-    /// Bytes of a row: distinct per row and position.
-    private static func value(row: Int, length: Int) -> [UInt8] {
-        (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ row &* 7 &+ ($0 >> 8)) }
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
-    }
-
-    /// Writes back the file's pages, looks its journal and WAL paths up once (so the VFS's
-    /// checks for them can tell without waiting) and reads it back into the page cache.
-    private func settle(_ file: String) {
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
-        for companion in ["-journal", "-wal"] { _ = access(file + companion, F_OK) }
-        _ = try? Data(contentsOf: URL(fileURLWithPath: file))
-    }
-
-    /// `read`, asked again while the kernel refuses it for a moment (up to 2 s), the file read
-    /// back each time (these machines page out idle page cache).
-    private func settled<Found>(_ connection: SQLiteConnection, _ read: () throws -> Found) throws -> Found {
-        for _ in 0 ..< 200 {
-            do { return try read() } catch {
-                settle(connection.path)
-                usleep(10_000)
-            }
-        }
-        return try read()
-    }
-
+@Suite struct SQLiteLendingMappingTests: StraightReadTesting {
     /// Where a lent value lies (its row's leaf, and its overflow chain's first page and length)
     /// is told with it; lent again near that place, the leaf and the run are asked of the page
     /// cache in one mincore, and a page of the run out of the page cache still makes the read
@@ -65,7 +25,7 @@ import Testing
         var sql = "PRAGMA page_size = 4096; CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB); BEGIN;"
         for row in 1 ... 20 { sql += "INSERT INTO t VALUES (\(row), \(Self.hex(Self.value(row: row, length: length))));" }
         try fixture.execute(sql + "COMMIT;", on: file)
-        settle(file)
+        readBack(file)
         let connection = try reader(file)
         func lend(_ row: Int64, near place: CSQLiteNoWaitPlace = .init()) throws -> (bytes: [UInt8], place: CSQLiteNoWaitPlace)? {
             try connection.lendValueStraight(table: "t", column: "v", row: row, near: place).map { found in
@@ -136,16 +96,13 @@ import Testing
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         let size = expected.count + 3 * 4096
-        // Written back, and the paths SQLite checks looked up once (see SQLiteStraightReadsTests).
-        fsync(descriptor)
-        for companion in ["-journal", "-wal"] { _ = access(file + companion, F_OK) }
-        func readBack() { _ = try? Data(contentsOf: URL(fileURLWithPath: file)) }
+        settle(file)
 
         // Root's file, which this thread may read, not write, as nobody (65534): to it, mincore
         // says the pages just dropped from the page cache are all there.
         let previous = clinux_set_thread_fsuid(65534)
         let evicted = PageCache.evict(descriptor: descriptor, size: size)
-        readBack()
+        readBack(file)
         let asNobody = Result { () throws -> (lent: Bool, read: [UInt8]?) in
             let nobody = try reader(file)
             let lent = try nobody.lendValueStraight(table: "t", column: "v", row: 1) != nil
@@ -159,7 +116,7 @@ import Testing
         #expect(found.read == expected, "read straight, with preadv2")
         // The same file, its owner asking: mincore tells, and the value is lent.
         #expect(PageCache.evict(descriptor: descriptor, size: size), "the owner is told the truth")
-        readBack()
+        readBack(file)
         let owner = try reader(file)
         let lent = try #require(try owner.lendValueStraight(table: "t", column: "v", row: 1))
         #expect(lent.value.count == expected.count)
@@ -177,13 +134,14 @@ import Testing
             PRAGMA page_size = 4096; CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB);
             INSERT INTO t VALUES (1, \(hex));
             """, on: file)
-        settle(file)
+        readBack(file)
         let connection = try reader(file)
         #expect(try connection.lendValueStraight(table: "t", column: "v", row: 1)?.value.count == value.count, "mapped")
         try connection.execute("COMMIT")
         // Row 2's cell goes in the table's only page, its overflow pages at the file's end.
         try fixture.execute("INSERT INTO t VALUES (2, \(hex));", on: file)
         settle(file)
+        readBack(file)
         try connection.execute("BEGIN")
         try connection.withStatement("SELECT count(*) FROM t") { (statement) throws(TileProviderError) in _ = try statement.step() }
         #expect(try connection.lendValueStraight(table: "t", column: "v", row: 2) == nil, "not lent across the new mapping")

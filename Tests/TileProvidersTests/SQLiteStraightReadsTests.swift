@@ -8,7 +8,7 @@ import Testing
 @testable import TileProviders
 import CSQLiteNoWait
 
-@Suite(.timeLimit(.minutes(2))) struct SQLiteStraightReadsTests {
+@Suite(.timeLimit(.minutes(2))) struct SQLiteStraightReadsTests: StraightReadTesting {
     /// A table of rows of values of many lengths: a NULL and an integer among them, a TEXT, and
     /// an INTEGER PRIMARY KEY before the value column (held as NULL in each record).
     private static let layout = "CREATE TABLE t (id INTEGER PRIMARY KEY, tag INTEGER, v BLOB, after TEXT);"
@@ -18,15 +18,6 @@ import CSQLiteNoWait
         let near = [0, 1, 2, 100, pageSize / 4, pageSize - 40, pageSize - 35, pageSize - 30, pageSize, pageSize + 1,
                     2 * pageSize - 8, 2 * pageSize + 3, 10 * pageSize + 7, 300_000]
         return near.filter { $0 >= 0 }
-    }
-
-    /// Bytes of a row: distinct per row and position.
-    private static func value(row: Int, length: Int) -> [UInt8] {
-        (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ row &* 7 &+ ($0 >> 8)) }
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
     }
 
     /// A database at `path` with pages of `pageSize` bytes and `rows` rows (row id, value length).
@@ -40,33 +31,6 @@ import CSQLiteNoWait
         return file
     }
 
-    /// Writes back and waits for the file's pages (a read without waiting is refused, for a
-    /// moment, a page writeback holds), and looks its journal and WAL file up once: a path never
-    /// looked up is not in the kernel's caches, so the VFS's checks for them could not tell
-    /// without waiting.
-    private func settle(_ file: String) {
-        let fd = open(file, O_RDONLY)
-        if fd >= 0 { fsync(fd); close(fd) }
-        for companion in ["-journal", "-wal"] { _ = access(file + companion, F_OK) }
-    }
-
-    /// Reads `file` whole, as a thread that may wait would: these machines page out idle page
-    /// cache, and a read without waiting never reads a page back.
-    private func readBack(_ file: String) {
-        _ = try? Data(contentsOf: URL(fileURLWithPath: file))
-    }
-
-    /// A connection that reads without waiting, in a read transaction holding the file's lock.
-    private func reader(_ file: String) throws -> SQLiteConnection {
-        settle(file)
-        let connection = try SQLiteConnection(path: file, mode: .readOnlyWithoutWaiting)
-        try connection.execute("BEGIN")
-        try connection.withStatement("SELECT count(*) FROM sqlite_schema") { (statement) throws(TileProviderError) in
-            _ = try statement.step()
-        }
-        return connection
-    }
-
     /// Row `id`'s `v` as SQLite reads it (nil: no such row, or not a BLOB or TEXT).
     private func sqlite(_ file: String, _ id: Int64) throws -> [UInt8]? {
         let connection = try SQLiteConnection(path: file, mode: .readOnly)
@@ -75,18 +39,6 @@ import CSQLiteNoWait
             guard try statement.step(), ["blob", "text"].contains(statement.text(1)) else { return nil }
             return statement.blob(0)
         }
-    }
-
-    /// `read`, asked again while the kernel refuses it for a moment (up to 2 s), after the file
-    /// is read back once.
-    private func settled<Found>(_ connection: SQLiteConnection, _ read: () throws -> Found) throws -> Found {
-        for attempt in 0 ..< 200 {
-            do { return try read() } catch {
-                if attempt == 0 { readBack(connection.path) }
-                usleep(10_000)
-            }
-        }
-        return try read()
     }
 
     /// Row `id` read straight (`settled`).

@@ -122,8 +122,8 @@ final class MBTilesDatabase: Sendable {
     /// The tile's bytes read straight from its row's blob, and the data version they were read
     /// at (after the read, which holds the file's lock): the row id the connection found before
     /// at that version (`RememberedRowIDs`), looked for first where its value was found (its
-    /// leaf page, asked of the page cache with its overflow run), else the index's. Nil when there is no such tile. The reader's transaction stays open, so
-    /// its BLOB handle does too.
+    /// leaf page, asked of the page cache with its overflow run), else the index's. Nil when
+    /// there is no such tile. The reader's transaction stays open, so its BLOB handle does too.
     private static func blobByRowID(
         zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
     ) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32)? {

@@ -31,12 +31,11 @@ extension SQLiteConnection {
     /// hand (or the row looked for first where `near` says a read found it at the same data
     /// version: its leaf page, asked of the page cache with its overflow run), a chain of
     /// adjacent overflow pages read in one system call straight into the array, with no copy
-    /// through SQLite's pages. Only on a connection that reads without
-    /// waiting, in a read transaction that holds the file's lock (a statement or a BLOB read
-    /// took it), which keeps any writer out meanwhile. Nil when that reader leaves the read to
-    /// SQLite (no lock yet, a page that does not parse, a row not there, a value of another
-    /// type: `readBlob` then reads it, or says what is wrong); throws when a page is not in the
-    /// page cache.
+    /// through SQLite's pages. Only on a connection that reads without waiting, in a read
+    /// transaction that holds the file's lock (a statement or a BLOB read took it), which keeps
+    /// any writer out meanwhile. Nil when that reader leaves the read to SQLite (no lock yet, a
+    /// page that does not parse, a row not there, a value of another type: `readBlob` then
+    /// reads it, or says what is wrong); throws when a page is not in the page cache.
     func readValueStraight(
         table: String, column: String, row: Int64, near place: CSQLiteNoWaitPlace = .init()
     ) throws(TileProviderError) -> StraightValue<[UInt8]>? {
