@@ -45,6 +45,11 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         if ContinuousClock.now - opened < .milliseconds(900) {
             #expect(hot?.file != nil)
             #expect(hot?.headers[.eTag] == raw.headers[.eTag])
+            // The kept file carries its fingerprint: the next answer looks up nothing else.
+            let layer = try #require(service.state.layers["direct"])
+            let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
+            let kept = try #require(layer.openFiles?.kept(for: key))
+            #expect(kept.fingerprint?.etag == raw.headers[.eTag])
         }
 
         let cached = try await service.get("/world/1/1/0.png")

@@ -79,6 +79,28 @@ import TileProviders
         #expect(files.count == 1)
     }
 
+    /// A kept file carries the fingerprint noted for it; a note for a file that is no longer the
+    /// key's kept one is not taken, and a file opened again starts without one.
+    @Test func aKeptFileCarriesItsNotedFingerprint() async throws {
+        let files = OpenTileFiles(validity: 0.2)
+        var opens = 0
+        let first = try #require(try open(files, 1, opens: &opens))
+        #expect(files.kept(for: key(1))?.fingerprint == nil)
+        let print = TileFingerprint(etag: "\"1\"", lastModifiedText: "", byteCount: first.size)
+        files.note(print, of: first, for: key(1))
+        let kept = try #require(files.kept(for: key(1)))
+        #expect(kept.file === first)
+        #expect(kept.fingerprint === print)
+        try await Task.sleep(for: .milliseconds(250))
+        let second = try #require(try open(files, 1, opens: &opens))
+        #expect(second !== first)
+        #expect(files.kept(for: key(1))?.fingerprint == nil, "a file opened again has no fingerprint yet")
+        files.note(print, of: first, for: key(1))
+        #expect(files.kept(for: key(1))?.fingerprint == nil, "a note for the file let go is not taken")
+        files.note(print, of: first, for: key(2))
+        #expect(files.kept(for: key(2)) == nil, "nothing is kept for a note alone")
+    }
+
     /// Two layers' tables share one budget: a full budget makes a table give up its own oldest
     /// file, and a table with nothing to give up keeps nothing; dropped tables give theirs back.
     @Test func tablesShareTheProcessBudget() throws {

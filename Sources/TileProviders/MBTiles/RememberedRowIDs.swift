@@ -12,7 +12,9 @@ internal import CSQLiteNoWait
 /// Only found rows are kept, at most `capacity` (past that the table starts over): an index of
 /// where tiles are, never their bytes.
 ///
-/// Not locked: it belongs to one connection, which one thread uses at a time.
+/// Not locked: it belongs to one connection, which one thread uses at a time. For the same
+/// reason its table is not checked for overlapping accesses at run time (no method of it calls
+/// another while it changes the table).
 final class RememberedRowIDs {
     private struct Entry {
         let row: Int64
@@ -20,7 +22,7 @@ final class RememberedRowIDs {
         let place: CSQLiteNoWaitPlace
     }
 
-    private var rows: [Int: Entry] = [:]
+    @exclusivity(unchecked) private var rows: [Int: Entry] = [:]
     /// The data version every row in `rows` was found at.
     private var version: UInt32 = 0
 

@@ -69,7 +69,7 @@ public enum Router {
             return .notFound("tiles are served as .png, .jpg, .webp or .pbf (the layer's format)")
         }
         let z: Int, x: Int, y: Int
-        switch (coordinate("z", Substring(zText)), coordinate("x", Substring(xText), signed: true),
+        switch (coordinate("z", zText), coordinate("x", xText, signed: true),
                 checked("y", parsed.y, text: { Substring(yFile.utf8.prefix(parsed.yLength)) })) {
         case (.success(let zValue), .success(let xValue), .success(let yValue)): (z, x, y) = (zValue, xValue, yValue)
         case (.failure(let refusal), _, _), (_, .failure(let refusal), _), (_, _, .failure(let refusal)): return refusal.match
@@ -91,11 +91,12 @@ public enum Router {
 
     /// A tile coordinate's value: decimal digits (and, when `signed`, a leading "-": x outside
     /// [0, 2^z) wraps, the map repeats east and west), at most `maxCoordinateDigits` of them.
-    private static func coordinate(_ name: String, _ text: Substring, signed: Bool = false) -> Result<Int, CoordinateRefusal> {
+    private static func coordinate(_ name: String, _ text: String, signed: Bool = false) -> Result<Int, CoordinateRefusal> {
         var bytes = text
-        // Read on the contiguous UTF-8 (a small string is copied to the stack): no index types.
+        // Read on the contiguous UTF-8 (a small string is copied to the stack): no index types,
+        // no substring.
         let value = bytes.withUTF8 { coordinateValue($0, signed: signed) }
-        return checked(name, value, text: { text })
+        return checked(name, value, text: { Substring(text) })
     }
 
     private static func coordinateValue(_ bytes: UnsafeBufferPointer<UInt8>, signed: Bool) -> CoordinateValue {

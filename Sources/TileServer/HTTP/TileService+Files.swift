@@ -32,11 +32,14 @@ extension TileService {
         }
         guard let files = layer.fileSource else { return nil }
         let opened: TileFile?
+        // The fingerprint a kept file carries, when an answer noted it.
+        var known: TileFingerprint?
         if !mayBlock {
             // A file kept open, or one whose whole path is in the kernel's caches (no disk
             // wait): else the workers open it.
             if let kept = openFiles.kept(for: key) {
-                opened = kept
+                opened = kept.file
+                known = kept.fingerprint
             } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
                 openFiles.keep(cached, for: key)
                 opened = cached
@@ -60,10 +63,13 @@ extension TileService {
         }
         var response: HTTPResponse
         if let file = opened {
-            // A version not seen before is read and hashed once: on the loop only from the page cache.
-            guard let fingerprint = mayBlock ? pipeline.fileFingerprints.fingerprint(of: file, format: layer.format)
-                                             : pipeline.fileFingerprints.fingerprintWithoutWaiting(of: file, format: layer.format)
+            // A version not seen before is read and hashed once: on the loop only from the page
+            // cache. The kept file carries it after that.
+            guard let fingerprint = known
+                    ?? (mayBlock ? pipeline.fileFingerprints.fingerprint(of: file, format: layer.format)
+                                 : pipeline.fileFingerprints.fingerprintWithoutWaiting(of: file, format: layer.format))
             else { return nil }
+            if known == nil { openFiles.note(fingerprint, of: file, for: key) }
             let body = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
             response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, body: .file(body))
             // Only the prepared (unconditional) 200.

@@ -9,10 +9,22 @@ import TileProviders
 /// `capacity` and, across every layer's table, by the process's `OpenFileBudget`: when the
 /// budget is spent, a table gives up its own oldest file for a new one, but keeps up to
 /// `guaranteed` files whatever the others hold (one busy layer cannot starve the rest).
+///
+/// A kept file also keeps its fingerprint once an answer has needed it (`note(_:of:for:)`), so
+/// the next request of the tile takes both from this one table instead of also looking up the
+/// pipeline's fingerprints (another lock, which every event loop takes).
 final class OpenTileFiles: Sendable {
     private struct Entry {
         let file: TileFile
         let opened: UInt64
+        /// The fingerprint of `file`'s version, once noted.
+        var fingerprint: TileFingerprint?
+    }
+
+    /// A kept file, and its fingerprint when noted.
+    struct Kept {
+        let file: TileFile
+        let fingerprint: TileFingerprint?
     }
 
     /// The kept files, and their keys in the order they were opened (oldest first, from
@@ -79,7 +91,7 @@ final class OpenTileFiles: Sendable {
     func file(
         for key: TileKey, open: () throws(TileProviderError) -> TileFile?
     ) throws(TileProviderError) -> TileFile? {
-        if let kept = kept(for: key) { return kept }
+        if let kept = kept(for: key) { return kept.file }
         guard let file = try open() else {
             let dropped = table.withLock { $0.entries.removeValue(forKey: key) }
             if dropped != nil { budget.release() }
@@ -123,16 +135,25 @@ final class OpenTileFiles: Sendable {
                 }
             }
             table.order.append((key, now))
-            return table.entries.updateValue(Entry(file: file, opened: now), forKey: key)
+            return table.entries.updateValue(Entry(file: file, opened: now, fingerprint: nil), forKey: key)
         }
         _ = (dropped, replaced)
     }
 
-    /// The kept open file of `key` while it is valid; nil otherwise (nothing is opened).
-    func kept(for key: TileKey) -> TileFile? {
+    /// The kept open file of `key` while it is valid, with its fingerprint when noted; nil
+    /// otherwise (nothing is opened).
+    func kept(for key: TileKey) -> Kept? {
         let now = Monotonic.nanoseconds
         guard let kept = table.withLock({ $0.entries[key] }), !hasExpired(kept.opened, at: now) else { return nil }
-        return kept.file
+        return Kept(file: kept.file, fingerprint: kept.fingerprint)
+    }
+
+    /// Notes `fingerprint` as that of `file`, if `file` is still `key`'s kept file.
+    func note(_ fingerprint: TileFingerprint, of file: TileFile, for key: TileKey) {
+        table.withLock { table in
+            guard let kept = table.entries[key], kept.file === file else { return }
+            table.entries[key]?.fingerprint = fingerprint
+        }
     }
 
     /// Closes (releases) every kept file for which `matches` holds, all when nil.
