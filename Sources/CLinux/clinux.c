@@ -137,6 +137,33 @@ long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long o
 #endif
 }
 
+#ifndef SYS_cachestat
+#define SYS_cachestat 451  /* the same number on every architecture (Linux 6.5) */
+#endif
+
+/// Set once cachestat turned out to be missing from the kernel (or refused by a seccomp filter
+/// for every file): no failing call per request after that.
+static int cached_whole_unsupported;
+
+int clinux_cached_whole(int fd, long count) {
+    if (count <= 0) return 1;
+    if (__atomic_load_n(&cached_whole_unsupported, __ATOMIC_RELAXED)) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct { unsigned long long offset, length; } range = {0, (unsigned long long)count};
+    struct { unsigned long long cache, dirty, writeback, evicted, recently_evicted; } stat;
+    if (syscall(SYS_cachestat, fd, &range, &stat, 0) != 0) {
+        // ENOSYS: a kernel before 6.5 (or a filter that says so). EPERM is per file (one this
+        // process neither owns nor may write), EOPNOTSUPP per filesystem (hugetlbfs).
+        if (errno == ENOSYS) __atomic_store_n(&cached_whole_unsupported, 1, __ATOMIC_RELAXED);
+        return -1;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned long long pages = ((unsigned long long)count + (unsigned long long)page - 1) / (unsigned long long)page;
+    return stat.cache >= pages ? 1 : 0;
+}
+
 int clinux_is_local_filesystem(const char *path) {
     struct statfs info;
     if (statfs(path, &info) != 0) return 0;

@@ -46,6 +46,22 @@ public final class TileFile: Sendable {
 
     deinit { close(descriptor) }
 
+    /// Whether the page cache holds all of the file (its size when opened), so that sending it
+    /// (`sendfile`) needs no disk: `cachestat` (Linux 6.5). Nil when that cannot be told: a file
+    /// this process neither owns nor may write (the kernel does not say), an older kernel, or
+    /// off Linux. An event loop then reads it with `readAllWithoutWaiting` instead of sending it.
+    public func isCachedWhole() -> Bool? {
+        #if os(Linux)
+        switch clinux_cached_whole(descriptor, size) {
+        case 1: return true
+        case 0: return false
+        default: return nil
+        }
+        #else
+        return nil
+        #endif
+    }
+
     /// Largest file `readAllWithoutWaiting` reads: a tile's size, so an event loop that reads
     /// and hashes it is not held up.
     public static let maxBytesReadWithoutWaiting = 1 << 20

@@ -1,5 +1,6 @@
 // Opening a tile file without waiting on the disk: only what the kernel's caches hold.
 
+import CLinux
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,6 +56,36 @@ import TileGeometry
         #expect(FileManager.default.createFile(atPath: root + "/0/0/1.png", contents: Data(large)))
         #expect(try #require(FileReader.openWithoutWaiting(root + "/0/0/1.png")).readAllWithoutWaiting() == nil,
                 "larger than a tile: not read on a loop")
+    }
+
+    /// Whether the page cache holds a whole file (cachestat), as mincore tells it: yes once
+    /// written and read, no once its last page is dropped, yes again once read again; and, to a
+    /// process that neither owns the file nor may write it, nothing (the kernel does not say).
+    @Test func theWholeFileIsToldInThePageCacheOrNot() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        #expect(FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data(bytes)))
+        let file = try #require(FileReader.openWithoutWaiting(root + "/0/0/0.png"))
+        #expect(try file.readAll() == bytes)
+        #expect(file.isCachedWhole() == true)
+        // Only the last page dropped: all of the file is asked about, not its start.
+        let page = sysconf(Int32(_SC_PAGESIZE))
+        try #require(PageCache.evict(descriptor: file.descriptor, size: file.size, from: (file.size - 1) / page * page),
+                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(file.isCachedWhole() == false, "its last page is not in the page cache")
+        #expect(try file.readAll() == bytes)
+        #expect(file.isCachedWhole() == true)
+        #expect(try actingAsNobody { file.isCachedWhole() } == nil, "a file this process neither owns nor may write: not told")
+    }
+
+    /// `body` run on a thread whose filesystem user is nobody (65534): the kernel checks a file's
+    /// owner and write permission against it.
+    private func actingAsNobody<T: Sendable>(_ body: @Sendable () throws -> T) throws -> T {
+        try #require(getuid() == 0, "acting as another user takes root")
+        let previous = clinux_set_thread_fsuid(65534)
+        defer { _ = clinux_set_thread_fsuid(previous) }
+        return try body()
     }
 
     /// A FIFO (a hung disk's stand-in) opens at once and is refused: opening it for reading

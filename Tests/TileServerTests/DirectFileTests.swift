@@ -2,6 +2,9 @@
 // the same bytes, ETags and conditional answers as a cached layer, and sees replaced files; a
 // full memory cache sends a tile from its file until it is hot enough to be taken in.
 
+#if os(Linux)
+import CLinux
+#endif
 import Foundation
 import Testing
 import TileHTTP
@@ -77,6 +80,33 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(try fileBytes(try #require(fresh.file)) == Fixtures.worldTile(1, 0, 0))
         #expect(fresh.headers[.eTag] == (try await service.get("/world/1/0/0.png")).headers[.eTag])
         #expect(try service.answerOnLoop("/direct/2/0/0.png") == nil, "not a PNG: the workers say what is wrong")
+    }
+
+    /// The loop sends a tile file only while the page cache holds all of it: one whose pages were
+    /// dropped goes to the workers (a sendfile would wait on the disk), and is sent on the loop
+    /// again once read back; one the kernel will not tell this process about (a file it neither
+    /// owns nor may write) is read without waiting, and its bytes are sent.
+    @Test func theLoopSendsAFileOnlyWhileThePageCacheHoldsIt() async throws {
+        let first = try await service.answerAsSent("/direct/1/1/0.png")
+        #expect(first.file != nil)
+        let layer = try #require(service.state.layers["direct"])
+        let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
+        let kept = try #require(layer.openFiles?.kept(for: key)?.file, "kept open with its fingerprint")
+        try #require(fsync(kept.descriptor) == 0 && posix_fadvise(kept.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0)
+        try #require(kept.isCachedWhole() == false, "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(try service.answerOnLoop("/direct/1/1/0.png") == nil, "not in the page cache: the workers send it")
+        #expect(try kept.readAll() == Fixtures.worldTile(1, 1, 0))
+        let cached = try #require(try service.answerOnLoop("/direct/1/1/0.png"), "read back: in the page cache")
+        #expect(cached.file != nil)
+
+        try #require(getuid() == 0, "acting as another user takes root")
+        let previous = clinux_set_thread_fsuid(65534)
+        let asNobody = Result { try service.answerOnLoop("/direct/1/1/0.png") }
+        _ = clinux_set_thread_fsuid(previous)
+        let read = try #require(try asNobody.get(), "read without waiting on the loop")
+        #expect(read.file == nil, "not sent from the file: the kernel would not say whether it is in the page cache")
+        #expect(Bool(read.body == Fixtures.worldTile(1, 1, 0)))
+        #expect(read.headers[.eTag] == first.headers[.eTag])
     }
 
     /// A full memory cache sends a tile asked for like the others from its file (it does not

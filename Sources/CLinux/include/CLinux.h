@@ -67,6 +67,13 @@ struct iovec;
 /// than the buffers hold when only part is cached.
 long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long offset);
 
+/// Whether the page cache holds every page of the first `count` bytes of file `fd`, so that a
+/// sendfile of them needs no disk: cachestat(2) (Linux 6.5). 1 or 0; -1 with errno when it
+/// cannot tell: EPERM for a file this process neither owns nor may write (the kernel keeps
+/// that from it, as from mincore), EOPNOTSUPP on hugetlbfs, ENOSYS on an older kernel (once,
+/// then ENOSYS without a call).
+int clinux_cached_whole(int fd, long count);
+
 /// Whether the filesystem holding `path` is a local one whose open and fstat of a cached file
 /// never wait (ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, ZFS, F2FS, ramfs): not NFS, CIFS or FUSE,
 /// whose open may ask a server. 1 or 0 (0 when statfs fails).

@@ -17,7 +17,9 @@ extension TileService {
     /// With `mayBlock` false (on an event loop, after a memory miss) it waits on no disk: it
     /// answers only from a file kept open or opened from the kernel's caches alone
     /// (`tileFileWithoutWaiting`) whose version it knows or can read from the page cache alone
-    /// to hash (`fingerprintWithoutWaiting`). Then its prepared 200 carries `reuse`, when given,
+    /// to hash (`fingerprintWithoutWaiting`), and sends it only while the page cache holds all
+    /// of it (`TileFile.isCachedWhole`; when the kernel will not say, its bytes are read without
+    /// waiting and sent instead). Then its prepared 200 carries `reuse`, when given,
     /// so the loop may send the file again to the same request head (`HTTPHeadMemo`) for a
     /// moment, its descriptor kept open by the answer meanwhile: as `OpenTileFiles` keeps it,
     /// a replaced file is then served a moment longer. `counters`: the layer's.
@@ -70,10 +72,26 @@ extension TileService {
                                  : pipeline.fileFingerprints.fingerprintWithoutWaiting(of: file, format: layer.format))
             else { return nil }
             if known == nil { openFiles.note(fingerprint, of: file, for: key) }
-            let body = HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file)
-            response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, body: .file(body))
-            // Only the prepared (unconditional) 200.
-            if let reuse, let counters, response.preparedHead != nil {
+            var body = FingerprintedBody.file(HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file))
+            if !mayBlock {
+                // The loop sends a file only if the page cache holds all of it: a sendfile of
+                // pages that are not there waits on the disk. When the kernel will not tell (a
+                // file this process neither owns nor may write), its bytes are read without
+                // waiting and sent instead.
+                switch file.isCachedWhole() {
+                case true?:
+                    break
+                case false?:
+                    return nil
+                case nil:
+                    guard let bytes = file.readAllWithoutWaiting() else { return nil }
+                    body = .bytes(bytes)
+                }
+            }
+            let sendsFile = if case .file = body { true } else { false }
+            response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, body: body)
+            // Only the prepared (unconditional) 200 sent from its file.
+            if sendsFile, let reuse, let counters, response.preparedHead != nil {
                 response.reuse = reuse.tagged(layer.cachesInMemory ? counters.repeatedFileMiss : counters.repeatedFileBypass)
             }
         } else {
