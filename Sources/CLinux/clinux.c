@@ -141,22 +141,43 @@ long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long o
 #define SYS_cachestat 451  /* the same number on every architecture (Linux 6.5) */
 #endif
 
-/// Set once cachestat turned out to be missing from the kernel (or refused by a seccomp filter
-/// for every file): no failing call per request after that.
-static int cached_whole_unsupported;
+struct cachestat_range_arg { unsigned long long offset, length; };
+struct cachestat_answer { unsigned long long cache, dirty, writeback, evicted, recently_evicted; };
+
+/// Whether cachestat can be asked at all: 0 not known yet, 1 yes, 2 no (no failing call per
+/// request after that).
+static int cached_whole_state;
+
+/// Asks cachestat about a memory file of this process's own, which it always may: ENOSYS (a
+/// kernel before 6.5) or EPERM (a seccomp filter that does not know the call, as a container
+/// runtime's default may) say it cannot be asked of any file. 1 or 2.
+static int cached_whole_probe(void) {
+    int fd = memfd_create("tilelayer-cachestat", MFD_CLOEXEC);
+    if (fd < 0) return 1;  // no memory file to ask about: each call finds out for itself
+    struct cachestat_range_arg range = {0, 1};
+    struct cachestat_answer answer;
+    int failed = syscall(SYS_cachestat, fd, &range, &answer, 0) != 0 && (errno == ENOSYS || errno == EPERM);
+    close(fd);
+    return failed ? 2 : 1;
+}
 
 int clinux_cached_whole(int fd, long count) {
     if (count <= 0) return 1;
-    if (__atomic_load_n(&cached_whole_unsupported, __ATOMIC_RELAXED)) {
+    int state = __atomic_load_n(&cached_whole_state, __ATOMIC_RELAXED);
+    if (state == 0) {
+        state = cached_whole_probe();
+        __atomic_store_n(&cached_whole_state, state, __ATOMIC_RELAXED);
+    }
+    if (state == 2) {
         errno = ENOSYS;
         return -1;
     }
-    struct { unsigned long long offset, length; } range = {0, (unsigned long long)count};
-    struct { unsigned long long cache, dirty, writeback, evicted, recently_evicted; } stat;
+    struct cachestat_range_arg range = {0, (unsigned long long)count};
+    struct cachestat_answer stat;
     if (syscall(SYS_cachestat, fd, &range, &stat, 0) != 0) {
-        // ENOSYS: a kernel before 6.5 (or a filter that says so). EPERM is per file (one this
-        // process neither owns nor may write), EOPNOTSUPP per filesystem (hugetlbfs).
-        if (errno == ENOSYS) __atomic_store_n(&cached_whole_unsupported, 1, __ATOMIC_RELAXED);
+        // EPERM: a file this process neither owns nor may write; EOPNOTSUPP: hugetlbfs; ENOSYS:
+        // a filter added since the probe.
+        if (errno == ENOSYS) __atomic_store_n(&cached_whole_state, 2, __ATOMIC_RELAXED);
         return -1;
     }
     long page = sysconf(_SC_PAGESIZE);

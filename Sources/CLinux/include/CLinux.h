@@ -70,8 +70,9 @@ long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long o
 /// Whether the page cache holds every page of the first `count` bytes of file `fd`, so that a
 /// sendfile of them needs no disk: cachestat(2) (Linux 6.5). 1 or 0; -1 with errno when it
 /// cannot tell: EPERM for a file this process neither owns nor may write (the kernel keeps
-/// that from it, as from mincore), EOPNOTSUPP on hugetlbfs, ENOSYS on an older kernel (once,
-/// then ENOSYS without a call).
+/// that from it, as from mincore), EOPNOTSUPP on hugetlbfs, ENOSYS where it cannot be asked at
+/// all: an older kernel, or a seccomp filter that refuses it (a container runtime's default
+/// may), found once by asking about a memory file of this process's own, then without a call.
 int clinux_cached_whole(int fd, long count);
 
 /// Whether the filesystem holding `path` is a local one whose open and fstat of a cached file
