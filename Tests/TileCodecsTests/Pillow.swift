@@ -9,15 +9,14 @@ enum Pillow {
         let description: String
     }
 
-    /// Runs `python3 -c script args…` on a Dispatch thread (waiting for a process must not hold
-    /// a Swift-concurrency thread: the other suites share those); throws with its stderr when
-    /// it exits non-zero.
+    /// Runs `python3 -c script args…` on a thread of its own (waiting for a process must not
+    /// hold a Swift-concurrency thread, nor one of Dispatch's shared pool, which on Linux runs
+    /// Swift concurrency's jobs too: the other suites' servers render there); throws with its
+    /// stderr when it exits non-zero.
     @discardableResult
     static func run(_ script: String, _ arguments: [String]) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runBlocking(script, arguments) })
-            }
+            Thread { continuation.resume(with: Result { try runBlocking(script, arguments) }) }.start()
         }
     }
 

@@ -17,9 +17,9 @@ import TileHTTP
     }
 
     /// Sends `requests` (path, extra header lines) one by one on one connection to a live server
-    /// and returns the answers. The blocking client runs on a Dispatch thread, so the
-    /// Swift-concurrency pool stays free for the server's renders; expectations run afterwards,
-    /// on the test's own task (an `#expect` on a Dispatch thread belongs to no test).
+    /// and returns the answers. The blocking client runs on a thread of its own (`offPool`), so
+    /// the pool the server's renders run on stays free; expectations run afterwards, on the
+    /// test's own task (an `#expect` on another thread belongs to no test).
     func answers(_ requests: [(String, [String])]) async throws -> [RawResponse?] {
         var registry = SourceRegistry()
         registry.register("unavailable") { _, _ in .sync(Unavailable()) }
@@ -36,14 +36,15 @@ import TileHTTP
                                   logger: Fixtures.logger)
         let live = try LiveServer(responder: service)
         let port = live.port
-        let outcome: Result<[RawResponse?], any Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result {
-                    // Renders (@2x, composite) on a loaded machine may take seconds: wait for them.
-                    let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
-                    return requests.map { path, headers in client.request(path, headers: headers) }
-                })
-            }
+        let outcome: Result<[RawResponse?], any Error>
+        do {
+            outcome = .success(try await offPool {
+                // Renders (@2x, composite) on a loaded machine may take seconds: wait for them.
+                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
+                return requests.map { path, headers in client.request(path, headers: headers) }
+            })
+        } catch {
+            outcome = .failure(error)
         }
         await live.stop()
         return try outcome.get()

@@ -38,12 +38,6 @@ enum PMTilesReference {
         return object
     }
 
-    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-        }
-    }
-
     private static func readBlocking(_ archive: String, dumpingTilesTo dump: String, zooms: [Int]?) throws -> String {
         let script = """
             import json, os, sys

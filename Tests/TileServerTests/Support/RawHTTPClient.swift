@@ -107,11 +107,15 @@ final class RawHTTPClient: @unchecked Sendable {
 
 import Foundation
 
-/// Runs blocking test work (sockets, process waits) on a Dispatch thread and returns its
-/// result: a cooperative thread held for seconds would stall every other suite's tasks.
-/// Check what it returns on the test's task (an `#expect` on a Dispatch thread belongs to no test).
+/// Runs blocking test work (sockets, process waits) on a thread of its own and returns its
+/// result. Not on a cooperative thread, held for seconds it would stall every other suite's
+/// tasks; and not on `DispatchQueue.global()` either: on Linux that pool also runs Swift
+/// concurrency's jobs (a server's renders among them) and grows by about a thread a second
+/// while its threads block, so test clients waiting there for a render's answer kept the render
+/// from running until the server's 30 s answer deadline. Check what it returns on the test's
+/// task (an `#expect` on another thread belongs to no test).
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
