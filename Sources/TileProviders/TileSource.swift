@@ -16,9 +16,9 @@ public enum TileSource: Sendable {
     }
 }
 
-/// Runs a synchronous provider as an asynchronous one (for callers outside the server, which
-/// has its own worker pool). The blocking call runs on a Dispatch queue, not on the
-/// Swift-concurrency pool.
+/// Runs a synchronous provider as an asynchronous one (a composite's members, and callers
+/// outside the server, which has its own worker pool). The blocking call runs on one of
+/// `BlockingLanes`, neither on the Swift-concurrency pool nor on Dispatch's shared global one.
 public struct SyncProviderAdapter: AsyncTileProvider {
     /// The wrapped provider.
     public let provider: any SyncTileProvider
@@ -30,7 +30,7 @@ public struct SyncProviderAdapter: AsyncTileProvider {
 
     public func requestTile(_ request: TileRequest) async throws(TileProviderError) -> TileResult {
         let result: Result<TileResult, TileProviderError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            BlockingLanes.run {
                 continuation.resume(returning: Result { () throws(TileProviderError) -> TileResult in
                     try provider.tile(for: request)
                 })
@@ -40,4 +40,28 @@ public struct SyncProviderAdapter: AsyncTileProvider {
     }
 }
 
+/// Where blocking calls of synchronous providers run: `count` serial Dispatch queues, taken in
+/// turn, each given a thread of its own when it has work (libdispatch overcommits serial
+/// queues). Not `DispatchQueue.global()`: on Linux that pool also runs Swift concurrency's
+/// jobs and adds only about a thread a second while its threads block, so reads waiting there
+/// on a disk held up the very renders that awaited them. At most `count` such calls run at once.
+enum BlockingLanes {
+    static let count = 16
+    /// Each lane's number, set on it (`DispatchQueue.getSpecific`): whether code runs on one.
+    static let lane = DispatchSpecificKey<Int>()
+    private static let lanes = (0 ..< count).map { index in
+        let queue = DispatchQueue(label: "tilelayer-sync-provider-\(index)")
+        queue.setSpecific(key: lane, value: index)
+        return queue
+    }
+    private static let next = Atomic<Int>(0)
+
+    /// Runs `body` on the next lane.
+    static func run(_ body: @escaping @Sendable () -> Void) {
+        let turn = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        lanes[turn & (count - 1)].async(execute: body)
+    }
+}
+
 import Dispatch
+import Synchronization
