@@ -180,7 +180,8 @@ int clinux_cached_whole(int fd, long count) {
         if (errno == ENOSYS) __atomic_store_n(&cached_whole_state, 2, __ATOMIC_RELAXED);
         return -1;
     }
-    long page = sysconf(_SC_PAGESIZE);
+    static long page;  // asked once: this runs for every tile a loop sends from its file
+    if (page == 0) page = sysconf(_SC_PAGESIZE);
     unsigned long long pages = ((unsigned long long)count + (unsigned long long)page - 1) / (unsigned long long)page;
     return stat.cache >= pages ? 1 : 0;
 }

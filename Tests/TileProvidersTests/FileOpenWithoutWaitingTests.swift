@@ -17,6 +17,12 @@ import TileGeometry
         return path
     }
 
+    /// `bytes` written to a new file at `path`, opened without waiting (just written: cached).
+    private func written(_ bytes: [UInt8], at path: String) throws -> TileFile {
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        return try #require(FileReader.openWithoutWaiting(path))
+    }
+
     @Test func aCachedFileOpensWithItsBytesAndAMissingOneDoesNot() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -35,8 +41,7 @@ import TileGeometry
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        #expect(FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data(bytes)))
-        let file = try #require(FileReader.openWithoutWaiting(root + "/0/0/0.png"))
+        let file = try written(bytes, at: root + "/0/0/0.png")
         // The kernel may refuse such a read for a moment even of pages it holds (the last folio
         // of a file just written, not wholly up to date, locked by writeback): asked again.
         var fresh = file.readAllWithoutWaiting()
@@ -65,8 +70,7 @@ import TileGeometry
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
-        #expect(FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data(bytes)))
-        let file = try #require(FileReader.openWithoutWaiting(root + "/0/0/0.png"))
+        let file = try written(bytes, at: root + "/0/0/0.png")
         #expect(try file.readAll() == bytes)
         #expect(file.isCachedWhole() == true)
         // Only the last page dropped: all of the file is asked about, not its start.

@@ -48,11 +48,6 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         if ContinuousClock.now - opened < .milliseconds(900) {
             #expect(hot?.file != nil)
             #expect(hot?.headers[.eTag] == raw.headers[.eTag])
-            // The kept file carries its fingerprint: the next answer looks up nothing else.
-            let layer = try #require(service.state.layers["direct"])
-            let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
-            let kept = try #require(layer.openFiles?.kept(for: key))
-            #expect(kept.fingerprint?.etag == raw.headers[.eTag])
         }
 
         let cached = try await service.get("/world/1/1/0.png")
@@ -91,11 +86,13 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(first.file != nil)
         let layer = try #require(service.state.layers["direct"])
         let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
-        let kept = try #require(layer.openFiles?.kept(for: key)?.file, "kept open with its fingerprint")
-        try #require(fsync(kept.descriptor) == 0 && posix_fadvise(kept.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0)
-        try #require(kept.isCachedWhole() == false, "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        let kept = try #require(layer.openFiles?.kept(for: key), "kept open")
+        // It carries its fingerprint: the loop's next answer looks up nothing else.
+        #expect(kept.fingerprint?.etag == first.headers[.eTag])
+        try #require(fsync(kept.file.descriptor) == 0 && posix_fadvise(kept.file.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0)
+        try #require(kept.file.isCachedWhole() == false, "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(try service.answerOnLoop("/direct/1/1/0.png") == nil, "not in the page cache: the workers send it")
-        #expect(try kept.readAll() == Fixtures.worldTile(1, 1, 0))
+        #expect(try kept.file.readAll() == Fixtures.worldTile(1, 1, 0))
         let cached = try #require(try service.answerOnLoop("/direct/1/1/0.png"), "read back: in the page cache")
         #expect(cached.file != nil)
 
