@@ -40,15 +40,16 @@ public struct SyncProviderAdapter: AsyncTileProvider {
     }
 }
 
-/// Where blocking calls of synchronous providers run: `count` serial Dispatch queues, taken in
-/// turn, each given a thread of its own when it has work (libdispatch overcommits serial
-/// queues). Not `DispatchQueue.global()`: on Linux that pool also runs Swift concurrency's
-/// jobs and adds only about a thread a second while its threads block, so reads waiting there
-/// on a disk held up the very renders that awaited them. At most `count` such calls run at once.
-enum BlockingLanes {
+/// Where blocking calls awaited by async code run (a synchronous provider's read, a cache clear's
+/// file removals): `count` serial Dispatch queues, taken in turn, each given a thread of its own
+/// when it has work (libdispatch overcommits serial queues). Not `DispatchQueue.global()`: on
+/// Linux that pool also runs Swift concurrency's jobs and adds only about a thread a second
+/// while its threads block, so reads waiting there on a disk held up the very renders that
+/// awaited them. At most `count` such calls run at once.
+package enum BlockingLanes {
     static let count = 16
     /// Each lane's number, set on it (`DispatchQueue.getSpecific`): whether code runs on one.
-    static let lane = DispatchSpecificKey<Int>()
+    package static let lane = DispatchSpecificKey<Int>()
     private static let lanes = (0 ..< count).map { index in
         let queue = DispatchQueue(label: "tilelayer-sync-provider-\(index)")
         queue.setSpecific(key: lane, value: index)
@@ -57,7 +58,7 @@ enum BlockingLanes {
     private static let next = Atomic<Int>(0)
 
     /// Runs `body` on the next lane.
-    static func run(_ body: @escaping @Sendable () -> Void) {
+    package static func run(_ body: @escaping @Sendable () -> Void) {
         let turn = next.wrappingAdd(1, ordering: .relaxed).oldValue
         lanes[turn & (count - 1)].async(execute: body)
     }

@@ -129,9 +129,11 @@ import Glibc
                                                readTransactionLifetime: .seconds(3600))
         let first = tiles[0], last = tiles[tiles.count - 1]
         #expect(bytes(settled(provider, first)) == MBTilesFixture.bytes(for: first, length: 60_000))
-        try #require(PageCache.evict(path: file, fromFraction: 0.5),
-                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: last))), "its overflow pages were dropped")
+        let cold = try #require(PageCache.afterEviction(evict: { PageCache.evict(path: file, fromFraction: 0.5) },
+                                                        read: { owned(provider.tileWithoutWaiting(for: TileRequest(tile: last))) },
+                                                        until: mustWait),
+                                "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(mustWait(cold), "its overflow pages were dropped")
         let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
         try writer.execute("PRAGMA busy_timeout = 0")
         try writer.execute("UPDATE metadata SET value = 'written' WHERE name = 'name'")  // no reader holds a lock now
@@ -418,10 +420,19 @@ import Glibc
         let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 2, x: 1, y: 2)
         let file = try fixture.write("cold.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 3))
-        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1)
-        try #require(PageCache.evict(path: file),
-                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))), "a read would wait on the disk")
+        // Each read in a transaction of its own (SQLite then reads the file's header again): a
+        // tile read anyway, ended at once, leaves nothing of the file behind for the next try.
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .milliseconds(1))
+        var notes: [String] = []
+        let cold = try #require(PageCache.afterEviction(evict: { PageCache.evict(path: file) }, read: {
+            let (reads, lent, straight) = (csqlite_nowait_reads(), csqlite_nowait_values_lent(), csqlite_nowait_values_read())
+            let found = owned(provider.tileWithoutWaiting(for: TileRequest(tile: tile)))
+            notes.append("reads \(csqlite_nowait_reads() - reads) lent \(csqlite_nowait_values_lent() - lent) "
+                         + "straight \(csqlite_nowait_values_read() - straight) resident \(PageCache.resident(path: file))")
+            return found
+        }, until: mustWait), "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(mustWait(cold), "a read would wait on the disk: \(notes)")
         guard case .tile(let read) = try provider.tileFor(x: tile.x, y: tile.y, zoom: tile.z) else {
             Issue.record("tileFor reads from the disk")
             return
@@ -435,9 +446,10 @@ import Glibc
     @Test func readersThatCannotOpenWithoutWaitingAreLeftOut() throws {
         let fixture = try MBTilesFixture()
         let file = try fixture.write("cold-open.mbtiles", tiles: [TileCoordinate(z: 0, x: 0, y: 0)])
-        try #require(PageCache.evict(path: file),
-                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        let none = SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1))
+        let none = try #require(PageCache.afterEviction(evict: { PageCache.evict(path: file) },
+                                                        read: { SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1)) },
+                                                        until: { $0.count == 0 }),
+                                "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(none.read { _ in 1 } == nil, "no reader: the header was not in the page cache")
         #expect(none.count == 0)
         _ = try MBTilesTileProvider(path: file)  // reads the header (and the schema) back in

@@ -169,11 +169,25 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
         let layer = try #require(service.state.layers["direct"])
         #expect(layer.openFiles?.count == 1)
-        let reopened = try #require(try service.answerOnLoop("/direct/1/1/0.png"), "a cached path opens without a worker")
+        let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
+        let reopened = try #require(try service.answerOnLoop("/direct/1/1/0.png"),
+                                    "a cached path opens without a worker (\(whyNotOnLoop(key)))")
         #expect(reopened.headers[.eTag] == first.headers[.eTag])
         #expect(try fileBytes(try #require(reopened.file)) == Fixtures.worldTile(1, 1, 0))
     }
     #endif
+
+    /// What keeps the loop from answering `key` from its file, for a failure's message.
+    private func whyNotOnLoop(_ key: TileKey) -> String {
+        guard let layer = service.state.layers[key.layer], let openFiles = layer.openFiles else { return "no open files" }
+        if openFiles.kept(for: key) != nil { return "a file is kept" }
+        errno = 0
+        guard let file = layer.fileSource?.tileFileWithoutWaiting(for: TileRequest(tile: key.tile)) else {
+            return "not opened from the kernel's caches (errno \(errno))"
+        }
+        let known = service.pipeline.fileFingerprints.known(file) != nil
+        return "opened; fingerprint known: \(known); whole in the page cache: \(String(describing: file.isCachedWhole()))"
+    }
 
     @Test func conditionalRequestsGet304WithoutABody() async throws {
         let etag = try #require(try await service.answerAsSent("/direct/0/0/0.png").headers[.eTag])

@@ -1,6 +1,7 @@
 import Dispatch
 import TileCache
 import TileGeometry
+import TileProviders
 
 extension TileService {
     /// The outcome for one tile of `layer` through the memory and disk tiers, as a tile request
@@ -14,14 +15,14 @@ extension TileService {
     /// Drops the cached tiles of the layer called `layer` for which `matches` holds (all when
     /// nil), and those of the composites drawn from it: disk tier files, then memory entries. Returns the number of disk files
     /// removed (nil: the whole folder went), or the disk error (memory is cleared regardless).
-    /// Runs the file I/O on a Dispatch thread.
+    /// Runs the file I/O on a blocking lane (`BlockingLanes`).
     public func clearCache(
         layer: String, where matches: (@Sendable (TileKey) -> Bool)? = nil
     ) async -> Result<Int?, CacheError> {
         let state = self.state
         let found = state.layers[layer]
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [self] in
+            BlockingLanes.run { [self] in
                 // A layer this server does not serve has no answers to revoke.
                 continuation.resume(returning: found.map { clear($0, where: matches, in: state) }
                     ?? pipeline.clear(layer: layer, where: matches))

@@ -19,7 +19,7 @@ extension TileService {
             return staticAnswer(request, body: Array(resolved.view.json.serialized.utf8),
                                 contentType: "application/json", layer: resolved.layer)
         case .png:
-            Task { [self] in
+            Task(executorPreference: RenderExecutor.shared) { [self] in
                 completion(await renderedAnswer(request, resolved.view, layer: resolved.layer, variables: resolved.variables))
             }
             return nil

@@ -74,6 +74,9 @@ final class WorkerPool: Sendable {
     let stallAfter: UInt64
     private let lanes: [DispatchQueue]
     private let state: Mutex<State>
+    /// Where the check for stalled lanes runs: a serial queue of its own, given a thread even
+    /// while Dispatch's shared pool is held by blocked work (as `lanes` are).
+    private let stallChecks = DispatchQueue(label: "tilelayer-worker-stall-check")
 
     /// Default lanes: enough for slow disks and databases on a small machine.
     static let defaultThreads = 16
@@ -155,7 +158,7 @@ final class WorkerPool: Sendable {
     /// While jobs wait, every `stallAfter`: starts waiting jobs on free lanes in place of lanes
     /// whose jobs stalled.
     private func scheduleStallCheck() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(stallAfter))) { [self] in
+        stallChecks.asyncAfter(deadline: .now() + .nanoseconds(Int(stallAfter))) { [self] in
             var promoted: [(Job, Int)] = []
             let again = state.withLock { state -> Bool in
                 let now = Monotonic.nanoseconds

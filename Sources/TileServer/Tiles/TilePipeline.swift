@@ -145,7 +145,9 @@ final class TilePipeline: Sendable {
     ) -> Result<TileOutcome, TileFailure>? {
         guard layer.servesNatively(scale: key.scale) else {
             counters?.renders.increment()
-            Task { completion(await TileRenderer(pipeline: self, logger: logger, layer: layer).derived(key)) }
+            Task(executorPreference: RenderExecutor.shared) { [self] in
+                completion(await TileRenderer(pipeline: self, logger: logger, layer: layer).derived(key))
+            }
             return nil
         }
         let request = TileRequest(tile: key.tile, variables: key.variables)
@@ -154,7 +156,7 @@ final class TilePipeline: Sendable {
         case .sync(let provider):
             return Self.syncProviderOutcome(provider, request, key: key, format: layer.format)
         case .async(let provider):
-            Task {
+            Task(executorPreference: RenderExecutor.shared) {
                 let result = await Result(catching: { () async throws(TileProviderError) in try await provider.requestTile(request) })
                 completion(Self.outcome(result, key: key, format: layer.format))
             }

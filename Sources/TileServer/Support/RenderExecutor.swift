@@ -1,0 +1,73 @@
+// Where the server's Swift-concurrency work runs: threads of its own, not the process's shared pool.
+
+#if os(Linux)
+import CLinux
+#endif
+import Dispatch
+import Foundation
+import Sockets
+import Synchronization
+
+/// Runs the server's tasks — renders (derived and composite tiles, `/static` views) and the
+/// awaits of asynchronous providers — on `threads` threads of its own, as a `TaskExecutor`
+/// the tasks prefer (their child tasks and continuations inherit it), first come, first run.
+///
+/// Not Swift concurrency's default executor: on Linux that is Dispatch's shared global pool, as
+/// many threads as cores, which anything else in the process may hold — a blocking call made on
+/// one of its threads, an embedding program's own tasks, the clients of a test that runs a
+/// server in-process — and which adds only about a thread a second while its threads block. A
+/// render queued behind such work waited for it, up to the connection's answer deadline (a
+/// 503). Renders are computation, so as many threads as cores; what may wait on a disk or a
+/// database runs on the workers (`WorkerPool`), never here.
+final class RenderExecutor: TaskExecutor {
+    /// The server's: one thread per core, at least two.
+    static let shared = RenderExecutor(threads: max(2, System.coreCount), name: "render")
+
+    /// Jobs not yet taken, oldest first from `head`.
+    private struct Jobs {
+        var waiting: [UnownedJob] = []
+        var head = 0
+    }
+
+    private let jobs = Mutex(Jobs())
+    /// Counts the jobs waiting: a thread takes one per signal.
+    private let ready = DispatchSemaphore(value: 0)
+
+    /// Starts `threads` threads named `name-0`, `name-1`… (what `top -H` and `perf` show, 15
+    /// bytes at most on Linux), which run for the life of the process.
+    init(threads: Int, name: String) {
+        for index in 0 ..< max(1, threads) {
+            Thread { [self] in
+                #if os(Linux)
+                clinux_name_thread("\(name)-\(index)")
+                #endif
+                runJobs()
+            }.start()
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.waiting.append(job) }
+        ready.signal()
+    }
+
+    private func runJobs() {
+        while true {
+            ready.wait()
+            let job = jobs.withLock { jobs -> UnownedJob in
+                let job = jobs.waiting[jobs.head]
+                jobs.head += 1
+                if jobs.head == jobs.waiting.count {
+                    jobs.waiting.removeAll(keepingCapacity: true)
+                    jobs.head = 0
+                } else if jobs.head > 64 && jobs.head * 2 > jobs.waiting.count {
+                    jobs.waiting.removeFirst(jobs.head)
+                    jobs.head = 0
+                }
+                return job
+            }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
