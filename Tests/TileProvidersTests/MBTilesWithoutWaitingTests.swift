@@ -420,18 +420,22 @@ import Glibc
         let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 2, x: 1, y: 2)
         let file = try fixture.write("cold.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 3))
-        // Each read in a transaction of its own (SQLite then reads the file's header again): a
-        // tile read anyway, ended at once, leaves nothing of the file behind for the next try.
-        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: .milliseconds(1))
+        // A provider of its own for each try: what a read that did not wait brought into its
+        // reader's memory (the leaf it found the tile in, under a lock it may still hold) is
+        // not there for the next try.
+        var opened: MBTilesTileProvider?
         var notes: [String] = []
-        let cold = try #require(PageCache.afterEviction(evict: { PageCache.evict(path: file) }, read: {
+        let cold = try #require(PageCache.afterEviction(evict: {
+            opened = try? MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1)
+            return opened != nil && PageCache.evict(path: file)
+        }, read: {
             let (reads, lent, straight) = (csqlite_nowait_reads(), csqlite_nowait_values_lent(), csqlite_nowait_values_read())
-            let found = owned(provider.tileWithoutWaiting(for: TileRequest(tile: tile)))
+            let found = owned(opened!.tileWithoutWaiting(for: TileRequest(tile: tile)))
             notes.append("reads \(csqlite_nowait_reads() - reads) lent \(csqlite_nowait_values_lent() - lent) "
                          + "straight \(csqlite_nowait_values_read() - straight) resident \(PageCache.resident(path: file))")
             return found
         }, until: mustWait), "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        let provider = try #require(opened)
         #expect(mustWait(cold), "a read would wait on the disk: \(notes)")
         guard case .tile(let read) = try provider.tileFor(x: tile.x, y: tile.y, zoom: tile.z) else {
             Issue.record("tileFor reads from the disk")
