@@ -23,13 +23,8 @@ final class RenderExecutor: TaskExecutor {
     /// The server's: one thread per core, at least two.
     static let shared = RenderExecutor(threads: max(2, System.coreCount), name: "render")
 
-    /// Jobs not yet taken, oldest first from `head`.
-    private struct Jobs {
-        var waiting: [UnownedJob] = []
-        var head = 0
-    }
-
-    private let jobs = Mutex(Jobs())
+    /// Jobs not yet taken.
+    private let jobs = Mutex(FIFO<UnownedJob>())
     /// Counts the jobs waiting: a thread takes one per signal.
     private let ready = DispatchSemaphore(value: 0)
 
@@ -48,25 +43,15 @@ final class RenderExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        jobs.withLock { $0.waiting.append(job) }
+        jobs.withLock { $0.append(job) }
         ready.signal()
     }
 
     private func runJobs() {
         while true {
             ready.wait()
-            let job = jobs.withLock { jobs -> UnownedJob in
-                let job = jobs.waiting[jobs.head]
-                jobs.head += 1
-                if jobs.head == jobs.waiting.count {
-                    jobs.waiting.removeAll(keepingCapacity: true)
-                    jobs.head = 0
-                } else if jobs.head > 64 && jobs.head * 2 > jobs.waiting.count {
-                    jobs.waiting.removeFirst(jobs.head)
-                    jobs.head = 0
-                }
-                return job
-            }
+            // One signal per job appended: there is one to take.
+            guard let job = jobs.withLock({ $0.takeFirst() }) else { continue }
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }

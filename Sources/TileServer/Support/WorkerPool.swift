@@ -27,15 +27,13 @@ final class WorkerPool: Sendable {
     private struct State {
         /// Lanes with nothing to do.
         var idle: [Int]
-        var waiting: [Job] = []
-        /// Index of the first job of `waiting` not yet taken.
-        var head = 0
+        var waiting = FIFO<Job>()
         /// When each lane's current job started (monotonic ns); 0 for an idle lane.
         var started: [UInt64]
         /// A check for stalled lanes is scheduled.
         var checkScheduled = false
 
-        var waitingCount: Int { waiting.count - head }
+        var waitingCount: Int { waiting.count }
 
         /// Lanes whose job started less than `stallAfter` before `now`.
         func freshCount(now: UInt64, stallAfter: UInt64) -> Int {
@@ -51,16 +49,7 @@ final class WorkerPool: Sendable {
             return first
         }
 
-        mutating func takeNext() -> Job? {
-            guard head < waiting.count else { return nil }
-            let job = waiting[head]
-            head += 1
-            if head > 64 && head * 2 > waiting.count {
-                waiting.removeFirst(head)
-                head = 0
-            }
-            return job
-        }
+        mutating func takeNext() -> Job? { waiting.takeFirst() }
     }
 
     /// Jobs that run at once.
