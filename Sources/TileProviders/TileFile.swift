@@ -6,6 +6,7 @@ import Darwin
 #if os(Linux)
 import CLinux
 #endif
+import Synchronization
 
 /// A synchronous provider whose tiles are whole files: the server may send a tile straight from
 /// its file (`sendfile`) instead of reading it into memory first.
@@ -36,6 +37,10 @@ public final class TileFile: Sendable {
     public var modified: Int { identity.modifiedSeconds }
     /// Which version of which file it is.
     public let identity: FileIdentity
+    /// Set once `cachestat` would not tell about this file (a file this process neither owns
+    /// nor may write, which stays so while it is open: the process's user does not change), so
+    /// a loop that sends it for a second is not refused by a system call per request.
+    private let notTold = Atomic<Bool>(false)
 
     init(descriptor: Int32, path: String, info: stat) {
         self.descriptor = descriptor
@@ -49,13 +54,17 @@ public final class TileFile: Sendable {
     /// Whether the page cache holds all of the file (its size when opened), so that sending it
     /// (`sendfile`) needs no disk: `cachestat` (Linux 6.5). Nil when that cannot be told: a file
     /// this process neither owns nor may write (the kernel does not say), an older kernel, or
-    /// off Linux. An event loop then reads it with `readAllWithoutWaiting` instead of sending it.
+    /// off Linux (asked once per open file). An event loop then reads it with
+    /// `readAllWithoutWaiting` instead of sending it.
     public func isCachedWhole() -> Bool? {
         #if os(Linux)
+        if notTold.load(ordering: .relaxed) { return nil }
         switch clinux_cached_whole(descriptor, size) {
         case 1: return true
         case 0: return false
-        default: return nil
+        default:
+            notTold.store(true, ordering: .relaxed)
+            return nil
         }
         #else
         return nil

@@ -67,7 +67,8 @@ import TileGeometry
 
     /// Whether the page cache holds a whole file (cachestat), as mincore tells it: yes once
     /// written and read, no once its last page is dropped, yes again once read again; and, to a
-    /// process that neither owns the file nor may write it, nothing (the kernel does not say).
+    /// process that neither owns the file nor may write it, nothing (the kernel does not say),
+    /// and after that the kernel is not asked again about that open file.
     @Test func theWholeFileIsToldInThePageCacheOrNot() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -83,6 +84,8 @@ import TileGeometry
         #expect(try file.readAll() == bytes)
         #expect(file.isCachedWhole() == true)
         #expect(try actingAsNobody { file.isCachedWhole() } == nil, "a file this process neither owns nor may write: not told")
+        #expect(file.isCachedWhole() == nil,
+                "refused once, not asked again while the file is open (a server's user does not change)")
     }
 
     /// `body` run on a thread whose filesystem user is nobody (65534): the kernel checks a file's
