@@ -51,7 +51,7 @@ package enum BlockingLanes {
     /// Each lane's number, set on it (`DispatchQueue.getSpecific`): whether code runs on one.
     package static let lane = DispatchSpecificKey<Int>()
     private static let lanes = (0 ..< count).map { index in
-        let queue = DispatchQueue(label: "tilelayer-sync-provider-\(index)")
+        let queue = DispatchQueue(label: "tilelayer-blocking-\(index)")
         queue.setSpecific(key: lane, value: index)
         return queue
     }
