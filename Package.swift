@@ -112,18 +112,20 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
+        // Shared by the test targets: the trait that runs blocking tests on threads of their own.
+        .target(name: "TestThreads", path: "Tests/TestThreads"),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"]),
-        .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
-        .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets"]),
+        .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestThreads"]),
+        .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets", "TestThreads"]),
         .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
-        .testTarget(name: "TileCodecsTests", dependencies: ["TileCodecs"]),
-        .testTarget(name: "TileCacheTests", dependencies: ["TileCache"]),
-        .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG", "CSQLiteNoWait"]),
+        .testTarget(name: "TileCodecsTests", dependencies: ["TileCodecs", "TestThreads"]),
+        .testTarget(name: "TileCacheTests", dependencies: ["TileCache", "TestThreads"]),
+        .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG", "CSQLiteNoWait", "TestThreads"]),
         .testTarget(
             name: "TileServerTests",
             dependencies: [
                 "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "Sockets", "TileLayerCLI",
-                "Hiredis",
+                "Hiredis", "TestThreads",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

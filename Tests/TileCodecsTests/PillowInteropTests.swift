@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TileCodecs
+import TestThreads
 
 /// Pillow (an independent libjpeg/libwebp user) writes files we decode, and decodes files we write.
 /// Serialized: one python process at a time, so the suite does not crowd out timing-sensitive suites.
-@Suite("Interoperability with Pillow", .serialized, .timeLimit(.minutes(2)))
+@Suite("Interoperability with Pillow", .ownThreads, .serialized, .timeLimit(.minutes(2)))
 struct PillowInteropTests {
     /// Pillow encodes our gradient in several flavours; we decode each and compare with both the
     /// source pixels and Pillow's own decode of the same file.

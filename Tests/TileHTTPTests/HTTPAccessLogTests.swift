@@ -9,8 +9,9 @@ import Logging
 import Sockets
 import Testing
 @testable import TileHTTP
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct HTTPAccessLogTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct HTTPAccessLogTests {
     private let entry = HTTPAccessLogEntry(peer: Array("127.0.0.1:5000".utf8), method: .get, target: "/a/\"b\\c\"?x=1", status: 200,
                                            bytes: 52_527, micros: 35, cache: "hit")
     private let second = Array("2026-11-23T11:00:00".utf8)

@@ -10,8 +10,9 @@ import Sockets
 import Synchronization
 import Testing
 @testable import TileHTTP
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct HTTPConnectionDefectTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct HTTPConnectionDefectTests {
     /// Empty lines before a request line: the connection is answered 431 and closed after the
     /// header limit, instead of buffering without end.
     @Test(arguments: IOTransport.available)

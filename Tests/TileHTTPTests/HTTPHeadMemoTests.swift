@@ -2,10 +2,11 @@ import Sockets
 import Synchronization
 import Testing
 @testable import TileHTTP
+import TestThreads
 
 /// A loop's memo of request heads: a head seen before is not parsed again, and an answer the
 /// responder marked for reuse is given again to the same head while its mark holds.
-@Suite(.timeLimit(.minutes(1))) struct HTTPHeadMemoTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct HTTPHeadMemoTests {
     private func parse(_ text: String, with parser: inout HTTPRequestParser) throws -> [HTTPRequest] {
         parser.append(Array(text.utf8))
         var requests: [HTTPRequest] = []

@@ -8,8 +8,9 @@ import Glibc
 import Sockets
 import Testing
 @testable import TileHTTP
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct HTTPOutputQueueTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct HTTPOutputQueueTests {
     /// A connected pair of local stream sockets, the writing end non-blocking with a small send buffer.
     private struct Pair {
         let writer: Int32

@@ -7,8 +7,9 @@ import Sockets
 import Synchronization
 import Testing
 @testable import TileHTTP
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct HTTPWireAnswerTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct HTTPWireAnswerTests {
     private static let crlf: [UInt8] = [13, 10]
     private static let firstDate = Array("Date: Wed, 25 Nov 2026 01:00:00 GMT\r\n".utf8)
     private static let secondDate = Array("Date: Wed, 25 Nov 2026 01:00:01 GMT\r\n".utf8)

@@ -8,9 +8,10 @@ import Glibc
 import Testing
 import TileGeometry
 @testable import TileProviders
+import TestThreads
 
 #if os(Linux)
-@Suite(.timeLimit(.minutes(1))) struct FileOpenWithoutWaitingTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct FileOpenWithoutWaitingTests {
     private func folder() throws -> String {
         let path = NSTemporaryDirectory() + "open-cached-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path + "/0/0", withIntermediateDirectories: true)

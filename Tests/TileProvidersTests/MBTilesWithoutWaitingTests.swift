@@ -7,8 +7,9 @@ import TileGeometry
 import CSQLite
 import CSQLiteNoWait
 import Glibc
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct MBTilesWithoutWaitingTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct MBTilesWithoutWaitingTests {
     /// The bytes (copied if they were lent), or nil when the read was anything but a tile.
     private func bytes(_ found: TileWithoutWaiting) -> [UInt8]? {
         if case .tile(let bytes, _, _) = owned(found) { return bytes }

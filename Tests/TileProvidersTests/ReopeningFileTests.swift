@@ -6,8 +6,9 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TileProviders
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct ReopeningFileTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct ReopeningFileTests {
     private struct Opened: Sendable {
         let number: Int
         let identity: FileIdentity

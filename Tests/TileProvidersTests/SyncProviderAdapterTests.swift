@@ -7,8 +7,9 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TileProviders
+import TestThreads
 
-@Suite struct SyncProviderAdapterTests {
+@Suite(.ownThreads) struct SyncProviderAdapterTests {
     /// Answers "no tile", noting the blocking lane it was called on (nil: none).
     final class LaneNoting: SyncTileProvider, Sendable {
         let lane = Mutex<Int??>(nil)

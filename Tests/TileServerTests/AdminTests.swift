@@ -6,9 +6,10 @@ import TileHTTP
 import TilePNG
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// clearTileCache over HTTP, and configuration reload.
-@Suite(.timeLimit(.minutes(1))) struct AdminTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct AdminTests {
     let folder = TemporaryFolder()
     /// Bumped to change what the provider draws (a re-made tile).
     let version = Version()

@@ -7,8 +7,9 @@ import Testing
 import Sockets
 import TileHTTP
 @testable import TileServer
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct ArchiveLoopTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct ArchiveLoopTests {
     let folder = TemporaryFolder()
     let service: TileService
 

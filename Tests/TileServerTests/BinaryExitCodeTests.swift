@@ -3,11 +3,12 @@ import Foundation
 import Sockets
 import Testing
 @testable import TileServer
+import TestThreads
 
 /// The `tilelayer` binary itself: `tilelayer tile` exits 0 with a tile, 2 for no tile, 75 for
 /// not available now and 1 for an error. Built by `swift build` / `swift test`; a missing
 /// binary fails the test (a check that cannot run is not a pass).
-@Suite(.timeLimit(.minutes(1))) struct BinaryExitCodeTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct BinaryExitCodeTests {
     let folder = TemporaryFolder()
 
     static var binary: String? {

@@ -9,8 +9,9 @@ import Sockets
 import Testing
 import TileHTTP
 @testable import TileServer
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct BlockingReadTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct BlockingReadTests {
     let folder = TemporaryFolder()
 
     /// A layer `hung` whose tiles z=3 are FIFOs: opening one blocks until a writer comes.

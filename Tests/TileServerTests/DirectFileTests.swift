@@ -11,13 +11,14 @@ import TileHTTP
 import TileGeometry
 import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// The bytes a file body would send (the tile file that owns its descriptor, read whole).
 private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
     try (body.owner as? TileFile)?.readAll()
 }
 
-@Suite struct DirectFileTests {
+@Suite(.ownThreads) struct DirectFileTests {
     let folder = TemporaryFolder()
     let service: TileService
 
@@ -309,7 +310,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
 
 /// A directory layer with a memory cache keeps the tiles that fit and sends the rest from their
 /// files instead of evicting cached tiles for them.
-@Suite struct FileAdmissionTests {
+@Suite(.ownThreads) struct FileAdmissionTests {
     let folder = TemporaryFolder()
 
     private func service(memoryBytes: Int) throws -> TileService {

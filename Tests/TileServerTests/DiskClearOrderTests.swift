@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TileGeometry
+import TestThreads
 @testable import TileServer
 
 /// A disk-tier clear and the writes queued around it are ordered: after the clear returns, no
 /// write from before it lands in the folder.
-@Suite(.timeLimit(.minutes(1))) struct DiskClearOrderTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct DiskClearOrderTests {
     let folder = TemporaryFolder()
 
     func files(under path: String) -> [String] {

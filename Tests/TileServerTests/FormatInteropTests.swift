@@ -4,11 +4,12 @@ import TileCodecs
 import TileHTTP
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// Formats other than PNG, served from files written by independent implementations: GDAL's
 /// vector and JPEG MBTiles, the reference `pmtiles` converter's archives; a vector tile we serve
 /// decoded by the Python `mapbox-vector-tile` package.
-@Suite(.timeLimit(.minutes(3))) struct FormatInteropTests {
+@Suite(.ownThreads, .timeLimit(.minutes(3))) struct FormatInteropTests {
     let folder = TemporaryFolder()
 
     func service() async throws -> (TileService, String) {

@@ -5,10 +5,11 @@ import TileHTTP
 import TilePNG
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// Cache keys carry generations: a composite follows its members through clears and reloads,
 /// a rebuilt layer never meets the old one's tiles, and disk tiers follow their folders.
-@Suite(.timeLimit(.minutes(1))) struct GenerationTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct GenerationTests {
     let folder = TemporaryFolder()
     let version = AdminTests.Version()
 

@@ -4,11 +4,12 @@ import Testing
 import TileHTTP
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// The headers every kind of tile answer carries on the wire: CORS on 200, 304, 404, 400 and
 /// 503; 304 for a weak tag, a list of tags and `If-Modified-Since`; for memory hits, tiles sent
 /// with `sendfile`, derived `@2x` tiles and composite tiles.
-@Suite(.timeLimit(.minutes(1))) struct HeaderMatrixTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct HeaderMatrixTests {
     let folder = TemporaryFolder()
 
     /// "Not available now", always.

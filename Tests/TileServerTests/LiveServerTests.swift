@@ -3,9 +3,10 @@ import Sockets
 import Testing
 import TileHTTP
 @testable import TileServer
+import TestThreads
 
 /// The real server on a loopback port, spoken to with raw bytes.
-@Suite(.timeLimit(.minutes(1))) struct LiveServerTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct LiveServerTests {
     let folder = TemporaryFolder()
 
     private func withServer(

@@ -2,10 +2,11 @@ import Dispatch
 import Testing
 import TileHTTP
 @testable import TileServer
+import TestThreads
 
 /// The real server on a loopback port, counting into the service's registry as `ServerRunner`
 /// wires it: counters move by exactly the requests sent.
-@Suite(.timeLimit(.minutes(1))) struct MetricsLiveServerTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct MetricsLiveServerTests {
     let folder = TemporaryFolder()
 
     /// The server and service, sharing one registry.

@@ -4,9 +4,10 @@ import Testing
 import TileHTTP
 @testable import TileLayerCLI
 @testable import TileServer
+import TestThreads
 
 /// `server.log.format` and the JSON log handler, down to the access log of a live server.
-@Suite(.timeLimit(.minutes(1))) struct MetricsLogFormatTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct MetricsLogFormatTests {
     let folder = TemporaryFolder()
 
     @Test func formatIsReadFromTheConfiguration() throws {

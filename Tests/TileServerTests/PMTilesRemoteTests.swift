@@ -5,10 +5,11 @@ import TileHTTP
 import TilePNG
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// `{type: pmtiles, url: …}`: an archive written by the reference `pmtiles` package, served by a
 /// second real HTTP server of ours with Range, ETag and If-Match (`RangeFileServer`).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct PMTilesRemoteTests {
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(2))) struct PMTilesRemoteTests {
     let folder = TemporaryFolder()
 
     /// The reference archive of the world pyramid (leaf directories forced) behind a live server.

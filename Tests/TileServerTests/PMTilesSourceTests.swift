@@ -3,9 +3,10 @@ import Testing
 import TileHTTP
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// A `pmtiles` source over archives the reference Python writer made from the shipped world pyramid.
-@Suite(.timeLimit(.minutes(2))) struct PMTilesSourceTests {
+@Suite(.ownThreads, .timeLimit(.minutes(2))) struct PMTilesSourceTests {
     let folder = TemporaryFolder()
 
     /// A service with the world layer and a `pm` layer over `archive`.

@@ -4,10 +4,11 @@ import TileGeometry
 @testable import TileLayerCLI
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// `seed --to out.pmtiles` and `PMTilesWriter`: the reference `pmtiles` Python package reads what
 /// we write (every tile byte for byte, header fields), and our own reader serves it.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PMTilesWriterTests {
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3))) struct PMTilesWriterTests {
     let folder = TemporaryFolder()
 
     @Test func seedToPMTilesIsReadByTheReferenceReaderAndOurs() async throws {

@@ -6,9 +6,10 @@ import TileCache
 import TileHTTP
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// The shared Redis tier through two services (two replicas) over one real redis-server.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct RedisTierTests {
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(1))) struct RedisTierTests {
     let folder = TemporaryFolder()
 
     /// A replica: layer `test` (256 px, so `@2x` is a render) over `provider`, using `redis`.

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 import TileHTTP
 @testable import TileServer
+import TestThreads
 
 /// The calling thread's name, as the kernel knows it.
 private func threadName() -> String {
@@ -20,7 +21,7 @@ private final class Noted<Value: Sendable>: Sendable {
     var all: [Value] { values.withLock { $0 } }
 }
 
-@Suite struct RenderExecutorTests {
+@Suite(.ownThreads) struct RenderExecutorTests {
     /// Jobs run in the order they came, on the executor's own threads, and a task's child
     /// tasks run there too.
     #if os(Linux)

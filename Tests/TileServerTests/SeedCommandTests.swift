@@ -4,9 +4,10 @@ import TileGeometry
 @testable import TileLayerCLI
 @testable import TileProviders
 @testable import TileServer
+import TestThreads
 
 /// `tilelayer seed`, run in-process through its command type.
-@Suite(.timeLimit(.minutes(2))) struct SeedCommandTests {
+@Suite(.ownThreads, .timeLimit(.minutes(2))) struct SeedCommandTests {
     let folder = TemporaryFolder()
 
     func configuration(disk: Bool = false) throws -> Configuration {

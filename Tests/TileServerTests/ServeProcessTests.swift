@@ -10,6 +10,7 @@ import Sockets
 import Testing
 import TileHTTP
 @testable import TileServer
+import TestThreads
 
 /// An upstream of ours that answers every tile with the world's 0/0/0 after `delay` seconds.
 private struct SlowUpstream: HTTPResponder {
@@ -83,7 +84,7 @@ private final class ServeProcess {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ServeProcessTests {
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(2))) struct ServeProcessTests {
     let folder = TemporaryFolder()
 
     private func writeConfig(transport: IOTransport, upstreamPort: Int) -> String {

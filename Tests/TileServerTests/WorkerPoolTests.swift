@@ -5,8 +5,9 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TileServer
+import TestThreads
 
-@Suite(.timeLimit(.minutes(1))) struct WorkerPoolTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct WorkerPoolTests {
     /// Counts jobs running at once and the most seen.
     private final class Concurrency: Sendable {
         private let counts = Mutex((now: 0, most: 0, done: 0))

@@ -11,7 +11,11 @@ import Synchronization
 
 /// The bytes `/file/N` answers with: byte i is i % 251.
 func filePattern(_ count: Int) -> [UInt8] {
-    (0 ..< count).map { UInt8($0 % 251) }
+    let period = (0 ..< 251).map { UInt8($0) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(count)
+    while bytes.count < count { bytes.append(contentsOf: period.prefix(count - bytes.count)) }
+    return bytes
 }
 
 /// A temporary file of `filePattern(count)`, open; removed and closed when released.

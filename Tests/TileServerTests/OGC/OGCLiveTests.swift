@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TileHTTP
 @testable import TileServer
+import TestThreads
 
 /// The OGC services on the real server: KVP parameters percent-encoded on the wire, the tile
 /// path's sendfile answers, and an exception report on a kept-alive connection.
-@Suite(.timeLimit(.minutes(1))) struct OGCLiveTests {
+@Suite(.ownThreads, .timeLimit(.minutes(1))) struct OGCLiveTests {
     let folder = TemporaryFolder()
 
     @Test func wmtsAndOGCAPITilesOverOneConnection() async throws {

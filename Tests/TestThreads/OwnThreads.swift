@@ -1,0 +1,41 @@
+// Tests that block (sockets, sleeps, child processes) run on threads of their own, not on
+// Swift concurrency's shared pool.
+
+import Foundation
+import Testing
+
+/// Runs every job it is given on a new thread of its own, which ends with the job.
+///
+/// On Linux, Swift concurrency's default executor is a pool of as many threads as cores, shared
+/// by every test of the run, and it adds only about a thread a second while its threads block.
+/// A test that blocks one of them (a client's `recv`, a `usleep`, waiting for a child process)
+/// holds up every other test's tasks meanwhile; on two cores, two such tests stop the whole run,
+/// and a test whose deadline started before it waited fails for a reason not its own. Its own
+/// thread makes a blocking test cost only itself. A job here is a task's stretch between two
+/// suspensions: a thread each is cheap next to the socket round trips these tests make.
+public final class ThreadPerJobExecutor: TaskExecutor {
+    public static let shared = ThreadPerJobExecutor()
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        Thread { job.runSynchronously(on: executor) }.start()
+    }
+}
+
+/// The trait that runs a test, or each test of a suite, on `ThreadPerJobExecutor`: its task, its
+/// child tasks and their continuations.
+public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try await function() }
+    }
+}
+
+extension Trait where Self == OwnThreads {
+    /// Runs the test (each test of the suite) on threads of its own: for tests that block.
+    public static var ownThreads: Self { OwnThreads() }
+}
