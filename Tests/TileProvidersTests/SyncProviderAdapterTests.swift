@@ -32,13 +32,11 @@ import TestThreads
     /// clients), a lane still runs its work at once: the shared pool would need about a second
     /// for each thread it adds.
     @Test func aLaneRunsWhileTheSharedPoolIsBlocked() {
-        let release = DispatchSemaphore(value: 0)
-        let blockers = 64
-        for _ in 0 ..< blockers { DispatchQueue.global().async { release.wait() } }
-        let ran = DispatchSemaphore(value: 0)
-        BlockingLanes.run { ran.signal() }
-        let atOnce = ran.wait(timeout: .now() + 5) == .success
-        for _ in 0 ..< blockers { release.signal() }
+        let atOnce = whileTheSharedPoolIsBlocked {
+            let ran = DispatchSemaphore(value: 0)
+            BlockingLanes.run { ran.signal() }
+            return ran.wait(timeout: .now() + 5) == .success
+        }
         #expect(atOnce, "a lane waited behind the shared pool's blocked jobs")
     }
 }
