@@ -2,17 +2,19 @@
 public enum HTTPConditional {
     /// Whether the request asks for a 304 when its copy is current (has If-None-Match or
     /// If-Modified-Since).
-    /// Asked of every tile answer: the fields are read in place, and a name compared only when
-    /// its length is one of the two (most of a request's names are not).
+    ///
+    /// Asked of every tile answer made: the fields are read in place, and a name is compared
+    /// only when it is as long as one of the two (most of a request's names are not).
     public static func isConditional(_ headers: HTTPHeaders) -> Bool {
         headers.fields.contains { field in
-            switch field.name.canonical.utf8.count {
-            case 13: field.name == .ifNoneMatch
-            case 17: field.name == .ifModifiedSince
-            default: false
-            }
+            let length = field.name.canonical.utf8.count
+            return (length == noneMatchLength && field.name == .ifNoneMatch)
+                || (length == modifiedSinceLength && field.name == .ifModifiedSince)
         }
     }
+
+    private static let noneMatchLength = HTTPHeaderName.ifNoneMatch.canonical.utf8.count
+    private static let modifiedSinceLength = HTTPHeaderName.ifModifiedSince.canonical.utf8.count
 
     /// Whether the client's copy is current, so the answer is 304.
     /// `If-None-Match` wins when present; `If-Modified-Since` counts only without it.

@@ -27,13 +27,12 @@ final class WorkerPool: Sendable {
     private struct State {
         /// Lanes with nothing to do.
         var idle: [Int]
+        /// Jobs not yet started, first come, first taken.
         var waiting = FIFO<Job>()
         /// When each lane's current job started (monotonic ns); 0 for an idle lane.
         var started: [UInt64]
         /// A check for stalled lanes is scheduled.
         var checkScheduled = false
-
-        var waitingCount: Int { waiting.count }
 
         /// Lanes whose job started less than `stallAfter` before `now`.
         func freshCount(now: UInt64, stallAfter: UInt64) -> Int {
@@ -44,12 +43,10 @@ final class WorkerPool: Sendable {
         /// it (first come, first started), or `job` itself when none waits.
         mutating func begin(_ job: @escaping Job, on lane: Int, now: UInt64) -> Job {
             started[lane] = now
-            guard let first = takeNext() else { return job }
+            guard let first = waiting.takeFirst() else { return job }
             waiting.append(job)
             return first
         }
-
-        mutating func takeNext() -> Job? { waiting.takeFirst() }
     }
 
     /// Jobs that run at once.
@@ -100,7 +97,7 @@ final class WorkerPool: Sendable {
                 let lane = state.idle.removeLast()
                 return .lane(lane, state.begin(job, on: lane, now: now))
             }
-            if state.waitingCount < queueLimit {
+            if state.waiting.count < queueLimit {
                 state.waiting.append(job)
                 let schedule = !state.checkScheduled
                 state.checkScheduled = true
@@ -120,7 +117,7 @@ final class WorkerPool: Sendable {
 
     /// Jobs running and waiting now.
     var load: (running: Int, waiting: Int) {
-        state.withLock { (threads - $0.idle.count, $0.waitingCount) }
+        state.withLock { (threads - $0.idle.count, $0.waiting.count) }
     }
 
     private func start(_ job: @escaping Job, on lane: Int) {
@@ -131,8 +128,8 @@ final class WorkerPool: Sendable {
             while let next = state.withLock({ state -> Job? in
                 let now = Monotonic.nanoseconds
                 state.started[lane] = 0
-                if state.waitingCount > 0, state.freshCount(now: now, stallAfter: stallAfter) < activeLimit,
-                   let next = state.takeNext() {
+                if state.waiting.count > 0, state.freshCount(now: now, stallAfter: stallAfter) < activeLimit,
+                   let next = state.waiting.takeFirst() {
                     state.started[lane] = now
                     return next
                 }
@@ -152,13 +149,13 @@ final class WorkerPool: Sendable {
             let again = state.withLock { state -> Bool in
                 let now = Monotonic.nanoseconds
                 var fresh = state.freshCount(now: now, stallAfter: stallAfter)
-                while fresh < activeLimit, !state.idle.isEmpty, let job = state.takeNext() {
+                while fresh < activeLimit, !state.idle.isEmpty, let job = state.waiting.takeFirst() {
                     let lane = state.idle.removeLast()
                     state.started[lane] = now
                     promoted.append((job, lane))
                     fresh += 1
                 }
-                state.checkScheduled = state.waitingCount > 0
+                state.checkScheduled = state.waiting.count > 0
                 return state.checkScheduled
             }
             for (job, lane) in promoted { start(job, on: lane) }
