@@ -15,16 +15,25 @@ import Testing
 /// suspensions: a thread each is cheap next to the socket round trips these tests make.
 public final class ThreadPerJobExecutor: TaskExecutor {
     public static let shared = ThreadPerJobExecutor()
+    private static let marker = "ThreadPerJobExecutor"
+
+    /// Whether the calling thread is one of this executor's (marked in its thread dictionary:
+    /// a new thread inherits its creator's name, a pool thread's).
+    public static var isCurrent: Bool { Thread.current.threadDictionary[marker] as? Bool == true }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        Thread { job.runSynchronously(on: executor) }.start()
+        Thread {
+            Thread.current.threadDictionary[Self.marker] = true
+            job.runSynchronously(on: executor)
+        }.start()
     }
 }
 
-/// The trait that runs a test, or each test of a suite, on `ThreadPerJobExecutor`: its task, its
-/// child tasks and their continuations.
+/// The trait that runs a test, or each test of a suite, on `ThreadPerJobExecutor`: its task from
+/// its first line, its child tasks (`async let`, task groups) and their continuations. An
+/// unstructured `Task {}` it starts does not inherit the preference: it runs on the pool.
 public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -38,4 +47,12 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == OwnThreads {
     /// Runs the test (each test of the suite) on threads of its own: for tests that block.
     public static var ownThreads: Self { OwnThreads() }
+}
+
+/// Runs blocking work (sockets, waits for a child process) from a test that does not carry
+/// `.ownThreads` on a thread of its own (`ThreadPerJobExecutor`), and returns its result: a
+/// shared helper that blocks, called from any suite. (In a suite with `.ownThreads` the test
+/// is on such a thread already.)
+public func offPool<T: Sendable>(_ body: () throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try body() }
 }

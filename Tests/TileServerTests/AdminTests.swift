@@ -233,28 +233,24 @@ extension AdminTests {
         let (service, _) = try makeService(versionedProvider())
         let live = try LiveServer(responder: service)
         let port = live.port
-        // The blocking clients run on threads of their own (`offPool`): on the tasks' threads they
-        // held the threads the reloads they wait for run on, until the server's answer deadline.
+        // The blocking clients run on threads of their own (`.ownThreads`: each child task's
+        // too): on the shared pool they held the threads the reloads they wait for run on.
         let (tiles, reloads) = try await withThrowingTaskGroup(of: (tiles: Int, reloads: Int).self) { group in
             for client in 0 ..< 4 {
                 group.addTask {
-                    try await offPool {
-                        let connection = try RawHTTPClient(port: port)
-                        let answered = (0 ..< 100).filter { index in
-                            connection.request("/world/2/\((index + client) % 4)/1.png")?.status == 200
-                        }
-                        return (answered.count, 0)
+                    let connection = try RawHTTPClient(port: port)
+                    let answered = (0 ..< 100).filter { index in
+                        connection.request("/world/2/\((index + client) % 4)/1.png")?.status == 200
                     }
+                    return (answered.count, 0)
                 }
             }
             group.addTask {
-                try await offPool {
-                    let admin = try RawHTTPClient(port: port)
-                    let done = (0 ..< 5).filter { _ in
-                        admin.request("/admin/reload", method: "POST", headers: ["Authorization: Bearer s3cret", "Content-Length: 0"])?.status == 200
-                    }
-                    return (0, done.count)
+                let admin = try RawHTTPClient(port: port)
+                let done = (0 ..< 5).filter { _ in
+                    admin.request("/admin/reload", method: "POST", headers: ["Authorization: Bearer s3cret", "Content-Length: 0"])?.status == 200
                 }
+                return (0, done.count)
             }
             return try await group.reduce((0, 0)) { ($0.0 + $1.tiles, $0.1 + $1.reloads) }
         }

@@ -45,11 +45,9 @@ import TestThreads
         """.utf8))
         let config = folder.path + "/t.yml"
         let out = folder.path + "/out.png"
-        // The binary runs four times: waited for off the pool the other suites' tasks run on.
-        let codes = try await offPool {
-            try [("sparse", "1/0/0"), ("sparse", "1/0/1"), ("down", "1/0/0"), ("sparse", "1/1/0")].map { layer, tile in
-                try Self.run(["tile", "--config", config, "--layer", layer, tile, "-o", out])
-            }
+        // The binary runs four times, waited for on this suite's own threads (`.ownThreads`).
+        let codes = try [("sparse", "1/0/0"), ("sparse", "1/0/1"), ("down", "1/0/0"), ("sparse", "1/1/0")].map { layer, tile in
+            try Self.run(["tile", "--config", config, "--layer", layer, tile, "-o", out])
         }
         #expect(codes == [0, 2, 75, 1])
     }
@@ -61,12 +59,10 @@ import TestThreads
         let live = try LiveServer(responder: service)
         _ = try await service.get("/test/1/0/0.png")
         let server = "http://127.0.0.1:\(live.port)"
-        let codes = try await offPool {
-            [
-                try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "s3cret"]),
-                try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "wrong"]),
-            ]
-        }
+        let codes = [
+            try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "s3cret"]),
+            try? Self.run(["clear-cache", "--layer", "test", "--server", server, "--token", "wrong"]),
+        ]
         #expect(codes == [0, 1])
         _ = try await service.get("/test/1/0/0.png")
         #expect(provider.callCount == 2)  // the clear reached the server

@@ -18,9 +18,8 @@ import TestThreads
     }
 
     /// Sends `requests` (path, extra header lines) one by one on one connection to a live server
-    /// and returns the answers. The blocking client runs on a thread of its own (`offPool`), so
-    /// the pool the server's renders run on stays free; expectations run afterwards, on the
-    /// test's own task (an `#expect` on another thread belongs to no test).
+    /// and returns the answers. The blocking client runs on the suite's own threads
+    /// (`.ownThreads`), so the pool other suites' tasks run on stays free.
     func answers(_ requests: [(String, [String])]) async throws -> [RawResponse?] {
         var registry = SourceRegistry()
         registry.register("unavailable") { _, _ in .sync(Unavailable()) }
@@ -37,15 +36,10 @@ import TestThreads
                                   logger: Fixtures.logger)
         let live = try LiveServer(responder: service)
         let port = live.port
-        let outcome: Result<[RawResponse?], any Error>
-        do {
-            outcome = .success(try await offPool {
-                // Renders (@2x, composite) on a loaded machine may take seconds: wait for them.
-                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
-                return requests.map { path, headers in client.request(path, headers: headers) }
-            })
-        } catch {
-            outcome = .failure(error)
+        let outcome = Result { () throws -> [RawResponse?] in
+            // Renders (@2x, composite) on a loaded machine may take seconds: wait for them.
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
+            return requests.map { path, headers in client.request(path, headers: headers) }
         }
         await live.stop()
         return try outcome.get()

@@ -136,9 +136,8 @@ private final class ServeProcess {
           - name: extra
             source: {type: directory, path: \(Fixtures.worldFolder)}
         """)
-        // Blocking sockets and waits for the process run on a Dispatch thread: holding a
-        // cooperative thread for seconds would stall other suites' renders.
-        let seen: Seen = try await offPool {
+        // Blocking sockets and waits for the process: on this suite's own threads (`.ownThreads`).
+        let seen: Seen = try {
             let serve = try ServeProcess(config: config)
             var seen = Seen()
             // The YAML's limits and timeouts, on the wire.
@@ -173,7 +172,7 @@ private final class ServeProcess {
             seen.exitStatus = serve.waitForExit(seconds: 15)
             seen.portClosed = (try? Socket.connect(host: "127.0.0.1", port: serve.port)) == nil
             return seen
-        }
+        }()
         await upstream.stop()
         #expect(seen.uriStatus == 414)
         #expect(seen.uriText.contains("256"))
@@ -192,7 +191,7 @@ private final class ServeProcess {
     @Test func aSecondSIGTERMExitsAtOnce() async throws {
         let upstream = try LiveServer(responder: SlowUpstream(delay: 30))
         let config = writeConfig(transport: .platformDefault, upstreamPort: upstream.port)
-        let (afterFirst, afterSecond): (Int32?, Int32?) = try await offPool {
+        let (afterFirst, afterSecond): (Int32?, Int32?) = try {
             let serve = try ServeProcess(config: config)
             let stuck = try RawHTTPClient(port: serve.port, timeoutSeconds: 10)
             stuck.send("GET /up/1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -201,7 +200,7 @@ private final class ServeProcess {
             let afterFirst = serve.waitForExit(seconds: 1)
             serve.signal(SIGTERM)
             return (afterFirst, serve.waitForExit(seconds: 3))
-        }
+        }()
         await upstream.stop()
         #expect(afterFirst == nil, "the first SIGTERM waits for the request in flight")
         #expect(afterSecond == 128 + SIGTERM)

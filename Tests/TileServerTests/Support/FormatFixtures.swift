@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestThreads
 
 /// Tile sets of other formats written by independent implementations (GDAL's `ogr2ogr` and
 /// `gdal_translate`, the reference `pmtiles` converter) through `scripts/make-format-fixtures.py`,

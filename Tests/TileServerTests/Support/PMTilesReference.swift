@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TestThreads
 
 /// Archives written by the reference implementation (the `pmtiles` package on PyPI) through
 /// `scripts/make-pmtiles-fixture.py`, never by us. Missing Python or package is a failure.

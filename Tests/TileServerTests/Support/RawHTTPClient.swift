@@ -104,18 +104,3 @@ final class RawHTTPClient: @unchecked Sendable {
         return nil
     }
 }
-
-import Foundation
-
-/// Runs blocking test work (sockets, process waits) on a thread of its own and returns its
-/// result. Not on a cooperative thread, held for seconds it would stall every other suite's
-/// tasks; and not on `DispatchQueue.global()` either: on Linux that pool also runs Swift
-/// concurrency's jobs (a server's renders among them) and grows by about a thread a second
-/// while its threads block, so test clients waiting there for a render's answer kept the render
-/// from running until the server's 30 s answer deadline. Check what it returns on the test's
-/// task (an `#expect` on another thread belongs to no test).
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
