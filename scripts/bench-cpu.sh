@@ -68,7 +68,7 @@ source "$SCRIPT_DIR/bench/configs.sh"
 if [[ $SCENARIO == hot ]]; then
     TILES="$REPO/tiles/world"
     (cd "$TILES" && find . -name '*.png' -printf '/%P\n' | awk -F/ '$2 <= 3' | sort) >"$TMP/paths.txt"
-    (( MEMORY )) || LAYER_EXTRA="    cache: {memory: false}"
+    (( MEMORY )) || LAYER_CACHE="memory: false"
     write_tilelayer_config "$TMP/tilelayer.yml" "$TL_PORT"
     servers="tilelayer nginx"
 else

@@ -60,9 +60,9 @@ import TileProviders
     /// in any one field (x and y swapped too) still hash apart, and equal ones alike.
     @Test func packedHashesTellEveryFieldApart() {
         let base = TileKey(layer: "osm", tile: TileCoordinate(z: 5, x: 9, y: 12), scale: 1)
-        var variants = [base]
+        var variants = [base, TileKey(layer: "sat", tile: base.tile, scale: 1)]
         for change in [
-            { (key: inout TileKey) in key.layer = "sat" }, { $0.tile.x = 12; $0.tile.y = 9 }, { $0.tile.x = 10 },
+            { (key: inout TileKey) in key.tile.x = 12; key.tile.y = 9 }, { $0.tile.x = 10 },
             { $0.tile.y = 13 }, { $0.tile.z = 6 }, { $0.scale = 2 }, { $0.generation.clears = 1 },
             { $0.generation.build = 7 }, { $0.variables = ["floor": "2"] },
         ] as [(inout TileKey) -> Void] {

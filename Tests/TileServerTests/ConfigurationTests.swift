@@ -24,6 +24,8 @@ import Testing
         #expect(configuration.server.cors == "*")
         #expect(configuration.server.reuseSeconds == 0.1)
         #expect(try load("server: {cache: {reuseSeconds: 0}}\nlayers: []").server.reuseSeconds == 0)
+        let layer = "layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: 0.5}}]"
+        #expect(try load(layer).layers.first?.cache.openFileSeconds == 0.5)
     }
 
     @Test func shippedConfigurationLoads() async throws {
@@ -66,6 +68,8 @@ import Testing
         ("layers: [{name: a, source: {type: directory, path: /}, emptyTile: 500}]", "layers[0].emptyTile", "404, 204, transparent"),
         ("layers: [{name: a, source: {type: directory, path: /}, bounds: [1, 2, 3]}]", "layers[0].bounds", "4 numbers"),
         ("layers: [{name: a, source: {type: directory, path: /}, colour: red}]", "layers[0].colour", "unknown key"),
+        ("layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: -1}}]",
+         "layers[0].cache.openFileSeconds", "out of range"),
         ("layers: [{name: a, source: {type: directory, path: /}}, {name: a, source: {type: directory, path: /}}]",
          "layers[1].name", "defined twice"),
         ("layers: [{name: a, default: true, source: {type: directory, path: /}}, {name: b, default: true, source: {type: directory, path: /}}]",

@@ -31,6 +31,9 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
           - name: direct
             source: {type: directory, path: \(folder.path)/direct}
             cache: {memory: false}
+          - name: fresh
+            source: {type: directory, path: \(folder.path)/direct}
+            cache: {memory: false, openFileSeconds: 0}
         """, folder: folder)
     }
 
@@ -229,6 +232,18 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(Bool(after.body == replacement))
         #expect(after.headers[.eTag] != before.headers[.eTag])
         #expect(after.headers[.eTag] == (try await service.get("/world/2/1/1.png")).headers[.eTag])
+    }
+
+    /// `cache.openFileSeconds: 0`: the path is opened for each request, so a replaced file is
+    /// served from the next request on.
+    @Test func aLayerThatKeepsNoOpenFileServesAReplacedFileAtOnce() async throws {
+        let before = try await service.get("/fresh/1/0/0.png")
+        #expect(Bool(before.body == Fixtures.worldTile(1, 0, 0)))
+        let replacement = Fixtures.worldTile(2, 1, 1)
+        replace("direct/1/0/0.png", with: replacement)
+        let after = try await service.get("/fresh/1/0/0.png")
+        #expect(Bool(after.body == replacement))
+        #expect(after.headers[.eTag] != before.headers[.eTag])
     }
 
     @Test func clearingTheLayersCacheClosesItsOpenFiles() async throws {

@@ -20,12 +20,16 @@ public struct LayerCacheSettings: Sendable, Equatable {
     public var disk: String?
     /// Use the shared Redis tier (`server.cache.redis`); nil or false: not.
     public var redis: Bool?
+    /// Seconds a tile file opened to be sent is used before its path is opened again (nginx's
+    /// `open_file_cache_valid`); 0: opened for each request. Nil: `OpenTileFiles.defaultValidity`.
+    public var openFileSeconds: Double?
 
     /// No preference.
-    public init(memory: Bool? = nil, disk: String? = nil, redis: Bool? = nil) {
+    public init(memory: Bool? = nil, disk: String? = nil, redis: Bool? = nil, openFileSeconds: Double? = nil) {
         self.memory = memory
         self.disk = disk
         self.redis = redis
+        self.openFileSeconds = openFileSeconds
     }
 }
 

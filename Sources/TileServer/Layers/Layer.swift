@@ -104,7 +104,8 @@ public final class Layer: Sendable {
         var sentAsStored: (any SyncTileProvider)?
         if case .sync(let provider) = source, (settings.format ?? .png) != .pbf { sentAsStored = provider }
         fileSource = diskTier == nil ? sentAsStored as? any FileTileProvider : nil
-        openFiles = fileSource == nil ? nil : OpenTileFiles()
+        openFiles = fileSource == nil ? nil
+            : OpenTileFiles(validity: settings.cache.openFileSeconds ?? OpenTileFiles.defaultValidity)
         archiveWithoutWaiting = Self.keepsNoTiles(settings) ? sentAsStored as? any WithoutWaitingTileProvider : nil
     }
 
