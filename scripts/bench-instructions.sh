@@ -32,14 +32,16 @@
 #   WORKING_SET=      uniform or zipf: instead of 85 hot tiles, walk that request list of
 #                     scripts/bench-working-set.sh's pyramid (21,845 tiles, ~789 MiB; built on first
 #                     use in $DATA, default /tmp/tilelayer-working-set) with a 256 MiB memory
-#                     cache; WARMUP then defaults to 60000 (94 % of the tiles seen before the
+#                     cache; WARMUP then defaults to 120000 (99.6 % of the tiles seen before the
 #                     measured requests, which continue the list where the warm-up stopped).
 #                     valgrind 3.19 does not know openat2, which tilelayer's event loops open
 #                     files with (RESOLVE_CACHED: only from the kernel's caches); without it they
-#                     leave such files, and MBTiles reads, to the workers. Under callgrind the
-#                     server therefore runs with scripts/bench/openat2-shim.c preloaded, which
-#                     answers openat2 with openat (the files measured are all cached): the loops
-#                     then take the path they take natively.
+#                     leave such files, and MBTiles reads, to the workers; nor cachestat, without
+#                     which the loops read a tile file into memory instead of sending it with
+#                     sendfile. Under callgrind the server therefore runs with
+#                     scripts/bench/openat2-shim.c preloaded, which answers openat2 with openat
+#                     and cachestat with "all cached" (the files measured are all cached): the
+#                     loops then take the path they take natively.
 #   MBTILES=0         1 (with WORKING_SET): tilelayer serves the pyramid's MBTiles file with no
 #                     memory cache (uncached MBTiles, tiles lent from the file's mapping), nginx
 #                     the extracted folder; the file is read into the page cache first
@@ -49,7 +51,7 @@ COUNT=${COUNT:-2000}
 WORKING_SET=${WORKING_SET:-}
 [[ -z $WORKING_SET || $WORKING_SET == uniform || $WORKING_SET == zipf ]] \
     || { echo "bench-instructions: WORKING_SET must be uniform or zipf" >&2; exit 2; }
-if [[ -n $WORKING_SET ]]; then WARMUP=${WARMUP:-60000}; else WARMUP=${WARMUP:-300}; fi
+if [[ -n $WORKING_SET ]]; then WARMUP=${WARMUP:-120000}; else WARMUP=${WARMUP:-300}; fi
 ACCESS_LOG=${ACCESS_LOG:-0}
 TRANSPORT=${TRANSPORT:-epoll}
 SKIP_BUILD=${SKIP_BUILD:-0}
@@ -115,7 +117,7 @@ fi
 # callgrind still names functions) runs the same code.
 strip --strip-debug -o "$TMP/tilelayer" "$TILELAYER" || die "strip failed"
 TILELAYER="$TMP/tilelayer"
-# valgrind 3.19 does not know openat2: a shim answers it with openat (see WORKING_SET above).
+# valgrind 3.19 does not know openat2 or cachestat: a shim answers them (see WORKING_SET above).
 cc -shared -fPIC -O2 -o "$TMP/openat2-shim.so" "$SCRIPT_DIR/bench/openat2-shim.c" -ldl || die "building the openat2 shim failed"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

@@ -47,9 +47,10 @@ final class OpenTileFiles: Sendable {
                 order.removeFirst(start)
                 start = 0
             }
-            guard let entry = entries[oldest.key], entry.opened == oldest.opened else { return nil }
-            entries[oldest.key] = nil
-            return entry
+            // One lookup: the listing's bucket is removed by its index.
+            guard let index = entries.index(forKey: oldest.key), entries.values[index].opened == oldest.opened
+            else { return nil }
+            return entries.remove(at: index).value
         }
     }
 
@@ -114,30 +115,34 @@ final class OpenTileFiles: Sendable {
     func keep(_ file: TileFile, for key: TileKey) {
         let now = Monotonic.nanoseconds
         // Files dropped here are released (closed) after the lock, not inside it (this runs on
-        // event loops too).
-        var dropped: [Entry] = []
+        // event loops too). In a full table a keep drops one file: it needs no array.
+        var droppedFirst: Entry?
+        var droppedMore: [Entry] = []
+        func drop(_ entry: Entry) {
+            if droppedFirst == nil { droppedFirst = entry } else { droppedMore.append(entry) }
+            budget.release()
+        }
         let replaced = table.withLock { table -> Entry? in
             while table.start < table.order.count,
                   table.entries.count >= capacity || hasExpired(table.order[table.start].opened, at: now) {
-                if let entry = table.dropOldest() {
-                    dropped.append(entry)
-                    budget.release()
-                }
+                if let entry = table.dropOldest() { drop(entry) }
             }
-            // A key kept again reuses its descriptor's share of the budget.
-            if table.entries[key] == nil {
-                while !budget.claim(evenIfSpent: table.entries.count < guaranteed) {
-                    guard table.start < table.order.count else { return nil }
-                    if let entry = table.dropOldest() {
-                        dropped.append(entry)
-                        budget.release()
-                    }
-                }
+            let entry = Entry(file: file, opened: now, fingerprint: nil)
+            // A key kept again reuses its descriptor's share of the budget (and its bucket).
+            if let index = table.entries.index(forKey: key) {
+                table.order.append((key, now))
+                defer { table.entries.values[index] = entry }
+                return table.entries.values[index]
+            }
+            while !budget.claim(evenIfSpent: table.entries.count < guaranteed) {
+                guard table.start < table.order.count else { return nil }
+                if let entry = table.dropOldest() { drop(entry) }
             }
             table.order.append((key, now))
-            return table.entries.updateValue(Entry(file: file, opened: now, fingerprint: nil), forKey: key)
+            table.entries[key] = entry
+            return nil
         }
-        _ = (dropped, replaced)
+        _ = (droppedFirst, droppedMore, replaced)
     }
 
     /// The kept open file of `key` while it is valid, with its fingerprint when noted; nil
