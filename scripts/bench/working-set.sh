@@ -19,8 +19,11 @@ build_working_set() {
 
 # write_working_set_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving DATA's pyramid
 # as the default folder layer (a MEMORY_MB memory cache) and its MBTiles copy as layer "mb"
-# (uncached); access log per $ACCESS_LOG
+# (uncached); access log per $ACCESS_LOG; the folder layer's cache.openFileSeconds per
+# $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid in the same run is 60 s)
 write_working_set_config() {
+    local folder_cache=""
+    [[ -n ${OPEN_FILE_SECONDS:-} ]] && folder_cache=", cache: {openFileSeconds: $OPEN_FILE_SECONDS}"
     cat >"$1" <<EOT
 server:
   host: 127.0.0.1
@@ -29,7 +32,7 @@ server:
   cache: {memoryBytes: $(( $5 << 20 ))}
   log: {level: notice, access: $( (( ${ACCESS_LOG:-0} )) && echo true || echo false )}
 layers:
-  - {name: world, default: true, source: {type: directory, path: "$3/tiles"}, maxZoom: $4}
+  - {name: world, default: true, source: {type: directory, path: "$3/tiles"}, maxZoom: $4$folder_cache}
   - {name: mb, source: {type: mbtiles, path: "$3/tiles.mbtiles"}, cache: {memory: false}, maxZoom: $4}
 EOT
 }
