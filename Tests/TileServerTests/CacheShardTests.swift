@@ -72,6 +72,11 @@ import TileProviders
         }
         #expect(Set(variants.map(\.hashValue)).count == variants.count, "\(variants)")
         #expect(base.hashValue == TileKey(layer: "os" + "m", tile: TileCoordinate(z: 5, x: 9, y: 12), scale: 1).hashValue)
+        // Variables set and taken away again: the same key as one made without any.
+        var emptied = TileKey(layer: "osm", tile: base.tile, scale: 1, variables: ["floor": "2"])
+        emptied.variables = [:]
+        #expect(emptied == base && emptied.hashValue == base.hashValue && TileKey.shardHash(emptied) == TileKey.shardHash(base))
+        #expect(TileKey(layer: "osm", tile: base.tile, scale: 1, variables: [:]) == base)
 
         let file = FileIdentity(device: 3, inode: 812, size: 4096, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 5)
         let files = [

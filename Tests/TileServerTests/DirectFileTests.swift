@@ -209,7 +209,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
 
     private func replace(_ relative: String, with bytes: [UInt8]) {
         let temporary = folder.path + "/replacement.png"
-        FileManager.default.createFile(atPath: temporary, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: temporary, contents: Data(bytes)))
         #expect(rename(temporary, folder.path + "/" + relative) == 0)
     }
 

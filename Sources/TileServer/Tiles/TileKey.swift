@@ -13,7 +13,13 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
     /// 1 (256 px) or 2 (512 px).
     public var scale: Int
     /// The layer's variables ({floor} → "2"); empty for most layers.
-    public var variables: [String: String]
+    public var variables: [String: String] {
+        get { someVariables ?? [:] }
+        set { someVariables = newValue.isEmpty ? nil : newValue }
+    }
+    /// `variables`, nil when there are none (most layers): a key is copied and destroyed several
+    /// times a request, and a nil costs those no reference count.
+    private var someVariables: [String: String]?
     /// The layer's generation (see `TileGeneration`); `.unstamped` until the pipeline sets it.
     public var generation: TileGeneration
 
@@ -26,7 +32,7 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
         self.layerHash = Self.nameHash(layer)
         self.tile = tile
         self.scale = scale
-        self.variables = variables
+        self.someVariables = variables.isEmpty ? nil : variables
         self.generation = generation
     }
 
@@ -42,7 +48,7 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(UInt32(truncatingIfNeeded: tile.x)) << 32 | UInt64(UInt32(truncatingIfNeeded: tile.y)))
         hasher.combine(tile.z &+ scale << 8 ^ serverChosenBits)
-        if !variables.isEmpty { hasher.combine(variables) }
+        if let someVariables { hasher.combine(someVariables) }
     }
 
     /// The layer's name and the generation, mixed, above the low 16 bits (zoom and scale).
@@ -62,7 +68,7 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
     static let shardHash: @Sendable (TileKey) -> Int = { key in
         var hash = (key.tile.x &* 0x1F1F_1F1F) ^ (key.tile.y &* 0x7FFF_FFED) ^ (key.tile.z << 56) ^ (key.scale << 52)
             ^ key.serverChosenBits
-        if !key.variables.isEmpty { hash ^= key.variables.hashValue }
+        if let variables = key.someVariables { hash ^= variables.hashValue }
         return hash
     }
 
