@@ -29,7 +29,7 @@
 #                    log on ("tilelayer-logged"), in the same rounds, and print the log's share of a
 #                    logged request's CPU, (logged - plain) / logged, per round and its median: the
 #                    log's cost measured natively, both sides under the same load of the machine
-#   OPEN_FILE_SECONDS=  (uniform, zipf) the folder layer's cache.openFileSeconds (default 1 s);
+#   OPEN_FILE_SECONDS=  the folder layer's cache.openFileSeconds (default 1 s), any scenario;
 #                    60 matches the nginx of the same run (open_file_cache_valid 60s): both may
 #                    then send a replaced file for up to a minute
 #   SKIP_BUILD=0     1: use the existing release binary

@@ -25,10 +25,13 @@
 #                     given again; under callgrind, about fifty times slower, a round takes longer
 #                     than 0.1 s, so the default would count a lookup every round instead
 #                     (REUSE_SECONDS=0.1 counts that; 0 counts no answer given again)
-#   OPEN_FILE_SECONDS=60  the layer's cache.openFileSeconds, for the same reason: natively a
-#                     working set's tile comes round within the default 1 s (at 36,000 requests
-#                     a second, 21,845 tiles), so its file is still open; under callgrind it
-#                     does not, and the default would count an open, fstat and close a request
+#   OPEN_FILE_SECONDS=60  the folder layer's cache.openFileSeconds, for the same reason: natively
+#                     a working set's tile comes round within the default 1 s most of the time
+#                     (at 36,000 requests a second, 21,845 tiles; about one file-sent request
+#                     in five re-opens its file); under callgrind it does not, and the default
+#                     would count an open, fstat, keep and close on every such request. With 60
+#                     the count re-opens about as often as a native run (the warm-up itself
+#                     outlasts 60 s); empty: the server's default
 #   WORKING_SET=      uniform or zipf: instead of 85 hot tiles, walk that request list of
 #                     scripts/bench-working-set.sh's pyramid (21,845 tiles, ~789 MiB; built on first
 #                     use in $DATA, default /tmp/tilelayer-working-set) with a 256 MiB memory
@@ -61,7 +64,7 @@ MEMORY=${MEMORY:-1}
 MBTILES=${MBTILES:-0}
 [[ $MBTILES == 0 || -n $WORKING_SET ]] || { echo "bench-instructions: MBTILES=1 needs WORKING_SET" >&2; exit 2; }
 export REUSE_SECONDS=${REUSE_SECONDS:-60}
-export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS:-60}
+export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
 [[ $MEMORY == 0 || $MEMORY == 1 ]] || { echo "bench-instructions: MEMORY must be 0 or 1" >&2; exit 2; }
 if [[ $MEMORY == 0 ]]; then export LAYER_CACHE="memory: false"; else unset LAYER_CACHE; fi
 
@@ -144,7 +147,7 @@ fi
 echo "   access log: $( (( ACCESS_LOG )) && echo on || echo off ) at both sides"
 echo "   memory:     tilelayer's memory cache $( [[ $MEMORY == 0 || $MBTILES == 1 ]] && echo off || echo on )"
 echo "   reuse:      server.cache.reuseSeconds $REUSE_SECONDS (answers given again to the same request head)"
-echo "   open files: layer cache.openFileSeconds $OPEN_FILE_SECONDS (tile files kept open)"
+[[ $MBTILES == 1 ]] || echo "   open files: layer cache.openFileSeconds ${OPEN_FILE_SECONDS:-default} (tile files kept open)"
 
 # shellcheck source=bench/configs.sh
 source "$SCRIPT_DIR/bench/configs.sh"

@@ -75,7 +75,9 @@ import TileProviders
         // Variables set and taken away again: the same key as one made without any.
         var emptied = TileKey(layer: "osm", tile: base.tile, scale: 1, variables: ["floor": "2"])
         emptied.variables = [:]
-        #expect(emptied == base && emptied.hashValue == base.hashValue && TileKey.shardHash(emptied) == TileKey.shardHash(base))
+        #expect(emptied == base)
+        #expect(emptied.hashValue == base.hashValue)
+        #expect(TileKey.shardHash(emptied) == TileKey.shardHash(base))
         #expect(TileKey(layer: "osm", tile: base.tile, scale: 1, variables: [:]) == base)
 
         let file = FileIdentity(device: 3, inode: 812, size: 4096, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 5)

@@ -15,6 +15,11 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_cachestat
+#define SYS_cachestat 451  // Linux 6.5; older headers do not name it
+#endif
 
 long syscall(long number, ...) {
     va_list list;
@@ -28,10 +33,11 @@ long syscall(long number, ...) {
         return openat((int)a[0], (const char *)a[1], (int)how->flags, (mode_t)how->mode);
     }
 #endif
-    if (number == 451) {  // cachestat(fd, range, answer, flags)
+    if (number == SYS_cachestat) {  // cachestat(fd, range, answer, flags)
         const struct { uint64_t offset, length; } *range = (const void *)a[1];
         struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } *answer = (void *)a[2];
-        *answer = (typeof(*answer)){(range->length + 4095) / 4096, 0, 0, 0, 0};
+        const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+        *answer = (typeof(*answer)){(range->length + page - 1) / page, 0, 0, 0, 0};
         return 0;
     }
     static long (*real)(long, ...);

@@ -53,7 +53,7 @@ public struct TileKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The layer's name and the generation, mixed, above the low 16 bits (zoom and scale).
     private var serverChosenBits: Int {
-        (layerHash &* 0x2545_F491_4F6C_DD1D ^ generation.build &* 0x1656_67B1 ^ generation.clears << 40) << 16
+        (layerHash &* 0x2545_F491_4F6C_DD1D ^ generation.build &* 0x1656_67B1 ^ generation.clears << 24) << 16
     }
 
     /// A multiplicative hash of a layer name (short ASCII: a few instructions a byte).
