@@ -38,6 +38,16 @@ import TileProviders
         #expect(opens == 2)
     }
 
+    @Test func aZeroValidityKeepsNoFile() throws {
+        let files = OpenTileFiles(validity: 0)
+        var opens = 0
+        let first = try #require(try open(files, 1, opens: &opens))
+        let second = try #require(try open(files, 1, opens: &opens))
+        #expect(first !== second)
+        #expect(opens == 2)
+        #expect(files.count == 0)
+    }
+
     @Test func missingTilesAreNotKept() throws {
         let files = OpenTileFiles()
         var opens = 0

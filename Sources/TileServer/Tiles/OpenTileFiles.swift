@@ -113,6 +113,8 @@ final class OpenTileFiles: Sendable {
     /// when they have expired, the table is full, or the budget is spent (with nothing of
     /// this table's left to drop, `file` is not kept: it closes once its answer is sent).
     func keep(_ file: TileFile, for key: TileKey) {
+        // Validity 0 (`cache.openFileSeconds: 0`): nothing kept, no descriptor held past its answer.
+        guard horizon > 0 else { return }
         let now = Monotonic.nanoseconds
         // Files dropped here are released (closed) after the lock, not inside it (this runs on
         // event loops too). In a full table a keep drops one file: it needs no array.
