@@ -167,11 +167,14 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
     }
 
     /// Past its open file's validity a tile seen before is opened on the loop from the kernel's
-    /// caches (`openat2` with RESOLVE_CACHED, no disk wait), not handed to the workers again.
+    /// caches (`openat2` with RESOLVE_CACHED, no disk wait), not handed to the workers again;
+    /// found unchanged, the file kept stays kept, with its fingerprint (`OpenTileFiles.renew`).
     @Test func aFileSeenBeforeIsReopenedOnTheLoopFromTheKernelsCaches() async throws {
         let first = try await service.answerAsSent("/direct/1/1/0.png")
-        try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
+        let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
         let layer = try #require(service.state.layers["direct"])
+        let kept = try #require(layer.openFiles?.kept(for: key))
+        try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
         #expect(layer.openFiles?.count == 1)
         // The kernel may refuse for a moment (a lookup that met a rename elsewhere on the
         // machine, pages being written back): asked again, for up to 2 s, with no worker between.
@@ -180,10 +183,14 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
             try await Task.sleep(for: .milliseconds(10))
             answered = try service.answerOnLoop("/direct/1/1/0.png")
         }
-        let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
         let reopened = try #require(answered, "a cached path opens without a worker (\(whyNotOnLoop(key)))")
         #expect(reopened.headers[.eTag] == first.headers[.eTag])
-        #expect(try fileBytes(try #require(reopened.file)) == Fixtures.worldTile(1, 1, 0))
+        let file = try #require(reopened.file)
+        #expect(try fileBytes(file) == Fixtures.worldTile(1, 1, 0))
+        #expect((file.owner as? TileFile) === kept.file, "the unchanged file kept is sent")
+        let renewed = try #require(layer.openFiles?.kept(for: key), "kept for another validity")
+        #expect(renewed.file === kept.file)
+        #expect(renewed.fingerprint != nil && renewed.fingerprint === kept.fingerprint)
     }
     #endif
 

@@ -25,6 +25,15 @@ import TileProviders
         }
     }
 
+    /// Replaces tile `x`'s file with `bytes` by a rename (a new inode, as a tile writer does).
+    private func replace(_ x: Int, with bytes: [UInt8]) throws {
+        let temporary = folder.path + "/replacement.png"
+        folder.write("replacement.png", bytes)
+        #expect(rename(temporary, folder.path + "/t/2/\(x)/0.png") == 0)
+    }
+
+    /// Past its validity the path is opened again: an unchanged file stays the one kept, a
+    /// replaced one takes its place.
     @Test func aFileIsKeptForItsValidityThenOpenedAgain() async throws {
         let files = OpenTileFiles(validity: 0.2)
         var opens = 0
@@ -34,8 +43,37 @@ import TileProviders
         #expect(opens == 1)
         try await Task.sleep(for: .milliseconds(250))
         let third = try #require(try open(files, 1, opens: &opens))
-        #expect(third !== first)
-        #expect(opens == 2)
+        #expect(opens == 2, "the path was opened again")
+        #expect(third === first, "the same version stays the one kept")
+        try replace(1, with: Fixtures.worldTile(2, 2, 1))
+        try await Task.sleep(for: .milliseconds(250))
+        let fourth = try #require(try open(files, 1, opens: &opens))
+        #expect(opens == 3)
+        #expect(fourth !== first)
+        #expect(fourth.size == Fixtures.worldTile(2, 2, 1).count)
+        #expect(files.count == 1)
+    }
+
+    /// A file changed where it lies (same inode, another size and modification time) is a new
+    /// version: `renew` does not keep the old one.
+    @Test func aFileChangedInPlaceIsNotRenewed() async throws {
+        let files = OpenTileFiles(validity: 0.2)
+        var opens = 0
+        let first = try #require(try open(files, 1, opens: &opens))
+        let path = folder.path + "/t/2/1/0.png"
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(Fixtures.worldTile(2, 3, 0)))
+        try handle.close()
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        try await Task.sleep(for: .milliseconds(250))
+        let reopened = try #require(try provider.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: 1, y: 0))))
+        #expect(reopened.identity.inode == first.identity.inode, "changed in place")
+        #expect(files.renew(key(1), reopened: reopened) == nil)
+        let second = try #require(try open(files, 1, opens: &opens))
+        #expect(second !== first)
+        #expect(second.modified == 1_000_000_000)
     }
 
     @Test func aZeroValidityKeepsNoFile() throws {
@@ -79,18 +117,42 @@ import TileProviders
         #expect(files.count == 3)
     }
 
-    @Test func expiredFilesAreDroppedWhenAnotherIsKept() async throws {
-        let files = OpenTileFiles(validity: 0.2, capacity: 10)
+    /// Files past their validity stay open for their retention (to be renewed), and are closed
+    /// when another is kept after it; a renewal starts a file's retention again. (Times are
+    /// given, not slept: `validity` 1 s, `retention` 10 s from `start`.)
+    @Test func filesPastTheirRetentionAreDroppedWhenAnotherIsKept() throws {
+        let files = OpenTileFiles(validity: 1, capacity: 10, retention: 10)
+        let start: UInt64 = 1_000_000_000_000
+        func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
         var opens = 0
-        for x in 0 ..< 3 { _ = try open(files, x, opens: &opens) }
-        #expect(files.count == 3)
-        try await Task.sleep(for: .milliseconds(250))
-        _ = try open(files, 3, opens: &opens)
-        #expect(files.count == 1)
+        func open(_ x: Int, at seconds: Double) throws {
+            _ = try files.file(for: key(x), now: at(seconds)) { () throws(TileProviderError) in
+                opens += 1
+                return try provider.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: x, y: 0)))
+            }
+        }
+        for x in 0 ..< 3 { try open(x, at: 0) }
+        #expect(files.kept(for: key(0), now: at(2)) == nil, "past its validity")
+        try open(3, at: 5)
+        #expect(files.count == 4, "past their validity, within their retention")
+        try open(1, at: 5)
+        #expect(opens == 5, "opened again")
+        try open(2, at: 11)
+        #expect(opens == 6)
+        #expect(files.count == 3, "tile 0 was past its retention; 1 and 2 were renewed, 3 kept since")
+        let zero = try #require(try provider.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: 0, y: 0))))
+        #expect(files.renew(key(0), reopened: zero, now: at(11)) == nil, "tile 0 was closed")
+        #expect(files.kept(for: key(2), now: at(11)) != nil, "just renewed")
+        #expect(files.kept(for: key(1), now: at(11)) == nil, "renewed at 5 s: past its validity, still open")
+        try open(0, at: 15.5)
+        #expect(opens == 7)
+        #expect(files.count == 2, "1 and 3, last opened at 5 s, were closed when 0 was kept again at 15.5 s")
+        #expect(files.kept(for: key(0), now: at(15.5)) != nil)
     }
 
-    /// A kept file carries the fingerprint noted for it; a note for a file that is no longer the
-    /// key's kept one is not taken, and a file opened again starts without one.
+    /// A kept file carries the fingerprint noted for it, also when found unchanged past its
+    /// validity; a note for a file that is no longer the key's kept one is not taken, and a
+    /// replaced file opened again starts without one.
     @Test func aKeptFileCarriesItsNotedFingerprint() async throws {
         let files = OpenTileFiles(validity: 0.2)
         var opens = 0
@@ -102,9 +164,16 @@ import TileProviders
         #expect(kept.file === first)
         #expect(kept.fingerprint === print)
         try await Task.sleep(for: .milliseconds(250))
+        #expect(files.kept(for: key(1)) == nil, "past its validity")
+        _ = try open(files, 1, opens: &opens)
+        let renewed = try #require(files.kept(for: key(1)))
+        #expect(renewed.file === first)
+        #expect(renewed.fingerprint === print, "an unchanged file opened again keeps its fingerprint")
+        try replace(1, with: Fixtures.worldTile(2, 2, 1))
+        try await Task.sleep(for: .milliseconds(250))
         let second = try #require(try open(files, 1, opens: &opens))
         #expect(second !== first)
-        #expect(files.kept(for: key(1))?.fingerprint == nil, "a file opened again has no fingerprint yet")
+        #expect(files.kept(for: key(1))?.fingerprint == nil, "a replaced file opened again has no fingerprint yet")
         files.note(print, of: first, for: key(1))
         #expect(files.kept(for: key(1))?.fingerprint == nil, "a note for the file let go is not taken")
         files.note(print, of: first, for: key(2))

@@ -43,8 +43,14 @@ extension TileService {
                 opened = kept.file
                 known = kept.fingerprint
             } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
-                openFiles.keep(cached, for: key)
-                opened = cached
+                // Past its validity a kept file still the same version stays, with its fingerprint.
+                if let renewed = openFiles.renew(key, reopened: cached) {
+                    opened = renewed.file
+                    known = renewed.fingerprint
+                } else {
+                    openFiles.keep(cached, for: key)
+                    opened = cached
+                }
             } else {
                 return nil
             }

@@ -5,7 +5,9 @@ import TileProviders
 /// The open files of a layer's tiles sent straight from disk, kept for `validity` seconds like
 /// nginx's `open_file_cache`: a hot tile costs no `open`, `fstat` or `close`. After `validity`
 /// the next request opens the path again, so a replaced file is served within that time (a
-/// cache clear of the layer drops every open file at once). How many are kept is bounded by
+/// cache clear of the layer drops every open file at once); a file found unchanged then stays
+/// kept, with its fingerprint (`renew`). A file stays open `retention` (10 s) after its last
+/// opening or renewal, for that renewal, then closes. How many are kept is bounded by
 /// `capacity` and, across every layer's table, by the process's `OpenFileBudget`: when the
 /// budget is spent, a table gives up its own oldest file for a new one, but keeps up to
 /// `guaranteed` files whatever the others hold (one busy layer cannot starve the rest).
@@ -16,7 +18,8 @@ import TileProviders
 final class OpenTileFiles: Sendable {
     private struct Entry {
         let file: TileFile
-        let opened: UInt64
+        /// When it was opened, or last found unchanged (`renew`).
+        var opened: UInt64
         /// The fingerprint of `file`'s version, once noted.
         var fingerprint: TileFingerprint?
     }
@@ -64,6 +67,13 @@ final class OpenTileFiles: Sendable {
     let guaranteed: Int
     /// `validity` in nanoseconds.
     private let horizon: UInt64
+    /// Nanoseconds a file stays open after it was last opened or renewed, past `validity`, so
+    /// that a tile asked for again is renewed (`renew`) rather than kept anew: like nginx's
+    /// `open_file_cache … inactive=`, a file nobody asks for is closed after this.
+    private let retention: UInt64
+
+    /// Default seconds a file stays open after its last opening or renewal (at least `validity`).
+    static let retentionSeconds = 10.0
     private let table = Mutex(Table())
 
     /// Default `validity`, seconds.
@@ -75,60 +85,60 @@ final class OpenTileFiles: Sendable {
 
     init(
         validity: Double = defaultValidity, capacity: Int = .max, budget: OpenFileBudget = .shared,
-        guaranteed: Int = defaultGuaranteed
+        guaranteed: Int = defaultGuaranteed, retention: Double = retentionSeconds
     ) {
         self.validity = validity
         self.capacity = capacity
         self.budget = budget
         self.guaranteed = guaranteed
         horizon = UInt64(validity * 1e9)
+        self.retention = UInt64(max(validity, retention) * 1e9)
     }
 
     deinit {
         budget.release(table.withLock { $0.entries.count })
     }
 
-    /// The open file of `key`: kept, or opened by `open` (nil: no tile, not kept).
+    /// The open file of `key`: kept, or opened by `open` (nil: no tile, not kept). `now`: the
+    /// time to take for both the lookup and the keep (a test's), else the clock's at each.
     func file(
-        for key: TileKey, open: () throws(TileProviderError) -> TileFile?
+        for key: TileKey, now: UInt64? = nil, open: () throws(TileProviderError) -> TileFile?
     ) throws(TileProviderError) -> TileFile? {
-        if let kept = kept(for: key) { return kept.file }
+        if let kept = kept(for: key, now: now ?? Monotonic.nanoseconds) { return kept.file }
         guard let file = try open() else {
             let dropped = table.withLock { $0.entries.removeValue(forKey: key) }
             if dropped != nil { budget.release() }
             _ = dropped  // closed here, after the lock
             return nil
         }
-        keep(file, for: key)  // timed after the open, which may have waited
+        // Timed after the open, which may have waited.
+        let opened = now ?? Monotonic.nanoseconds
+        if let renewed = renew(key, reopened: file, now: opened) { return renewed.file }
+        keep(file, for: key, now: opened)
         return file
     }
 
     /// Whether a file opened at `opened` is past `validity` at `now` (a file kept by another
     /// thread after `now` was read is not).
     private func hasExpired(_ opened: UInt64, at now: UInt64) -> Bool {
-        now > opened && now - opened >= horizon
+        Self.isPast(horizon, since: opened, at: now)
+    }
+
+    /// Whether `span` nanoseconds have passed since `start` at `now` (not when `start` is later,
+    /// read on another thread after `now`).
+    private static func isPast(_ span: UInt64, since start: UInt64, at now: UInt64) -> Bool {
+        now > start && now - start >= span
     }
 
     /// Keeps `file`, just opened for `key`, for `validity` seconds, dropping the oldest files
-    /// when they have expired, the table is full, or the budget is spent (with nothing of
+    /// when they are past `retention`, the table is full, or the budget is spent (with nothing of
     /// this table's left to drop, `file` is not kept: it closes once its answer is sent).
-    func keep(_ file: TileFile, for key: TileKey) {
+    func keep(_ file: TileFile, for key: TileKey, now: UInt64 = Monotonic.nanoseconds) {
         // Validity 0 (`cache.openFileSeconds: 0`): nothing kept, no descriptor held past its answer.
         guard horizon > 0 else { return }
-        let now = Monotonic.nanoseconds
-        // Files dropped here are released (closed) after the lock, not inside it (this runs on
-        // event loops too). In a full table a keep drops one file: it needs no array.
-        var droppedFirst: Entry?
-        var droppedMore: [Entry] = []
-        func drop(_ entry: Entry) {
-            if droppedFirst == nil { droppedFirst = entry } else { droppedMore.append(entry) }
-            budget.release()
-        }
+        var dropped = Dropped()
         let replaced = table.withLock { table -> Entry? in
-            while table.start < table.order.count,
-                  table.entries.count >= capacity || hasExpired(table.order[table.start].opened, at: now) {
-                if let entry = table.dropOldest() { drop(entry) }
-            }
+            dropOldest(in: &table, at: now, whileCountReaches: capacity, into: &dropped)
             let entry = Entry(file: file, opened: now, fingerprint: nil)
             // A key kept again reuses its descriptor's share of the budget (and its bucket).
             if let index = table.entries.index(forKey: key) {
@@ -138,19 +148,62 @@ final class OpenTileFiles: Sendable {
             }
             while !budget.claim(evenIfSpent: table.entries.count < guaranteed) {
                 guard table.start < table.order.count else { return nil }
-                if let entry = table.dropOldest() { drop(entry) }
+                if let entry = table.dropOldest() { dropped.add(entry, to: budget) }
             }
             table.order.append((key, now))
             table.entries[key] = entry
             return nil
         }
-        _ = (droppedFirst, droppedMore, replaced)
+        _ = (dropped, replaced)
+    }
+
+    /// `key`'s kept file, past its validity, when `reopened` (its path opened again) is the same
+    /// version of it (`FileIdentity`: device, inode, size, modification time): it is kept for
+    /// another `validity` with the fingerprint it carries, so the version is neither kept anew
+    /// nor looked up again. Nil when nothing is kept for `key` or the file was replaced or
+    /// changed: keep `reopened` instead. (`reopened` closes once released.)
+    func renew(_ key: TileKey, reopened: TileFile, now: UInt64 = Monotonic.nanoseconds) -> Kept? {
+        guard horizon > 0 else { return nil }
+        var dropped = Dropped()
+        let renewed = table.withLock { table -> Kept? in
+            guard let index = table.entries.index(forKey: key) else { return nil }
+            let entry = table.entries.values[index]
+            guard entry.file.identity == reopened.identity else { return nil }
+            table.entries.values[index].opened = now
+            // Listed again as of now; its older listing is skipped when reached.
+            table.order.append((key, now))
+            dropOldest(in: &table, at: now, whileCountReaches: .max, into: &dropped)
+            return Kept(file: entry.file, fingerprint: entry.fingerprint)
+        }
+        _ = dropped
+        return renewed
+    }
+
+    /// Files dropped under the lock, released (closed) after it, not inside it (this runs on
+    /// event loops too). Usually one: it needs no array.
+    private struct Dropped {
+        var first: Entry?
+        var more: [Entry] = []
+
+        /// Adds `entry`, giving its descriptor's share back to `budget`.
+        mutating func add(_ entry: Entry, to budget: OpenFileBudget) {
+            if first == nil { first = entry } else { more.append(entry) }
+            budget.release()
+        }
+    }
+
+    /// Drops the oldest listings while they are past `retention` at `now` or the table holds
+    /// `limit` files.
+    private func dropOldest(in table: inout Table, at now: UInt64, whileCountReaches limit: Int, into dropped: inout Dropped) {
+        while table.start < table.order.count,
+              table.entries.count >= limit || Self.isPast(retention, since: table.order[table.start].opened, at: now) {
+            if let entry = table.dropOldest() { dropped.add(entry, to: budget) }
+        }
     }
 
     /// The kept open file of `key` while it is valid, with its fingerprint when noted; nil
     /// otherwise (nothing is opened).
-    func kept(for key: TileKey) -> Kept? {
-        let now = Monotonic.nanoseconds
+    func kept(for key: TileKey, now: UInt64 = Monotonic.nanoseconds) -> Kept? {
         guard let kept = table.withLock({ $0.entries[key] }), !hasExpired(kept.opened, at: now) else { return nil }
         return Kept(file: kept.file, fingerprint: kept.fingerprint)
     }
