@@ -168,7 +168,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
 
     /// Past its open file's validity a tile seen before is opened on the loop from the kernel's
     /// caches (`openat2` with RESOLVE_CACHED, no disk wait), not handed to the workers again;
-    /// found unchanged, the file kept stays kept, with its fingerprint (`OpenTileFiles.renew`).
+    /// found unchanged, the file kept stays kept, with its fingerprint (`OpenTileFiles.keep`).
     @Test func aFileSeenBeforeIsReopenedOnTheLoopFromTheKernelsCaches() async throws {
         let first = try await service.answerAsSent("/direct/1/1/0.png")
         let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
@@ -283,7 +283,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         for (z, x, y) in [(0, 0, 0), (1, 1, 0), (1, 0, 0)] {
             let answer = try #require(client.request("/direct/\(z)/\(x)/\(y).png"))
             #expect(answer.status == 200)
-            #expect(answer.body == Fixtures.worldTile(z, x, y))
+            #expect(Bool(answer.body == Fixtures.worldTile(z, x, y)), "the file's bytes")
             #expect(answer.header("Content-Length") == String(Fixtures.worldTile(z, x, y).count))
         }
         let head = try #require(client.request("/direct/1/1/0.png", method: "HEAD"))
@@ -299,7 +299,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         try await Task.sleep(for: .seconds(OpenTileFiles.defaultValidity + 0.1))
         let after = try #require(client.request("/direct/1/1/0.png"))
         #expect(after.status == 200)
-        #expect(after.body == replacement)
+        #expect(Bool(after.body == replacement), "the replacement's bytes")
         #expect(after.header("Content-Length") == String(replacement.count))
         #expect(after.header("ETag") != before.header("ETag"))
         await live.stop()

@@ -55,7 +55,7 @@ import TileProviders
     }
 
     /// A file changed where it lies (same inode, another size and modification time) is a new
-    /// version: `renew` does not keep the old one.
+    /// version: a keep does not renew the old one.
     @Test func aFileChangedInPlaceIsNotRenewed() async throws {
         let files = OpenTileFiles(validity: 0.2)
         var opens = 0
@@ -70,7 +70,7 @@ import TileProviders
         try await Task.sleep(for: .milliseconds(250))
         let reopened = try #require(try provider.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: 1, y: 0))))
         #expect(reopened.identity.inode == first.identity.inode, "changed in place")
-        #expect(files.renew(key(1), reopened: reopened) == nil)
+        #expect(files.keep(reopened, for: key(1)).file === reopened, "the changed file is kept, not the old one")
         let second = try #require(try open(files, 1, opens: &opens))
         #expect(second !== first)
         #expect(second.modified == 1_000_000_000)
@@ -141,7 +141,7 @@ import TileProviders
         #expect(opens == 6)
         #expect(files.count == 3, "tile 0 was past its retention; 1 and 2 were renewed, 3 kept since")
         let zero = try #require(try provider.tileFile(for: TileRequest(tile: TileCoordinate(z: 2, x: 0, y: 0))))
-        #expect(files.renew(key(0), reopened: zero, now: at(11)) == nil, "tile 0 was closed")
+        #expect(files.keep(zero, for: key(0), now: at(11)).file === zero, "tile 0 was closed: kept anew")
         #expect(files.kept(for: key(2), now: at(11)) != nil, "just renewed")
         #expect(files.kept(for: key(1), now: at(11)) == nil, "renewed at 5 s: past its validity, still open")
         try open(0, at: 15.5)

@@ -44,13 +44,9 @@ extension TileService {
                 known = kept.fingerprint
             } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
                 // Past its validity a kept file still the same version stays, with its fingerprint.
-                if let renewed = openFiles.renew(key, reopened: cached) {
-                    opened = renewed.file
-                    known = renewed.fingerprint
-                } else {
-                    openFiles.keep(cached, for: key)
-                    opened = cached
-                }
+                let kept = openFiles.keep(cached, for: key)
+                opened = kept.file
+                known = kept.fingerprint
             } else {
                 return nil
             }

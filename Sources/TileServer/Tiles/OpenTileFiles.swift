@@ -6,7 +6,7 @@ import TileProviders
 /// nginx's `open_file_cache`: a hot tile costs no `open`, `fstat` or `close`. After `validity`
 /// the next request opens the path again, so a replaced file is served within that time (a
 /// cache clear of the layer drops every open file at once); a file found unchanged then stays
-/// kept, with its fingerprint (`renew`). A file stays open `retention` (10 s) after its last
+/// kept, with its fingerprint (`keep`). A file stays open `retention` (10 s) after its last
 /// opening or renewal, for that renewal, then closes. How many are kept is bounded by
 /// `capacity` and, across every layer's table, by the process's `OpenFileBudget`: when the
 /// budget is spent, a table gives up its own oldest file for a new one, but keeps up to
@@ -18,7 +18,7 @@ import TileProviders
 final class OpenTileFiles: Sendable {
     private struct Entry {
         let file: TileFile
-        /// When it was opened, or last found unchanged (`renew`).
+        /// When it was opened, or last found unchanged (`keep`).
         var opened: UInt64
         /// The fingerprint of `file`'s version, once noted.
         var fingerprint: TileFingerprint?
@@ -68,7 +68,7 @@ final class OpenTileFiles: Sendable {
     /// `validity` in nanoseconds.
     private let horizon: UInt64
     /// Nanoseconds a file stays open after it was last opened or renewed, past `validity`, so
-    /// that a tile asked for again is renewed (`renew`) rather than kept anew: like nginx's
+    /// that a tile asked for again is renewed (`keep`) rather than kept anew: like nginx's
     /// `open_file_cache … inactive=`, a file nobody asks for is closed after this.
     private let retention: UInt64
 
@@ -112,10 +112,7 @@ final class OpenTileFiles: Sendable {
             return nil
         }
         // Timed after the open, which may have waited.
-        let opened = now ?? Monotonic.nanoseconds
-        if let renewed = renew(key, reopened: file, now: opened) { return renewed.file }
-        keep(file, for: key, now: opened)
-        return file
+        return keep(file, for: key, now: now ?? Monotonic.nanoseconds).file
     }
 
     /// Whether a file opened at `opened` is past `validity` at `now` (a file kept by another
@@ -130,53 +127,45 @@ final class OpenTileFiles: Sendable {
         now > start && now - start >= span
     }
 
-    /// Keeps `file`, just opened for `key`, for `validity` seconds, dropping the oldest files
-    /// when they are past `retention`, the table is full, or the budget is spent (with nothing of
-    /// this table's left to drop, `file` is not kept: it closes once its answer is sent).
-    func keep(_ file: TileFile, for key: TileKey, now: UInt64 = Monotonic.nanoseconds) {
+    /// Keeps `file`, just opened for `key`, for `validity` seconds, and returns what to send:
+    /// when the file kept for `key` (past its validity, within its retention) is the same
+    /// version (`FileIdentity`: device, inode, size, modification time), that one is renewed
+    /// instead, with the fingerprint it carries, so the version is neither kept anew nor looked
+    /// up again (`file` closes once released). Drops the oldest files when they are past
+    /// `retention`, the table is full, or the budget is spent (with nothing of this table's left
+    /// to drop, `file` is not kept: it closes once its answer is sent).
+    @discardableResult
+    func keep(_ file: TileFile, for key: TileKey, now: UInt64 = Monotonic.nanoseconds) -> Kept {
         // Validity 0 (`cache.openFileSeconds: 0`): nothing kept, no descriptor held past its answer.
-        guard horizon > 0 else { return }
+        guard horizon > 0 else { return Kept(file: file, fingerprint: nil) }
         var dropped = Dropped()
-        let replaced = table.withLock { table -> Entry? in
-            dropOldest(in: &table, at: now, whileCountReaches: capacity, into: &dropped)
-            let entry = Entry(file: file, opened: now, fingerprint: nil)
-            // A key kept again reuses its descriptor's share of the budget (and its bucket).
+        let kept = table.withLock { table -> Kept in
+            // A key kept again keeps its bucket and its descriptor's share of the budget; its
+            // older listing is skipped when reached.
             if let index = table.entries.index(forKey: key) {
+                let old = table.entries.values[index]
+                let renewed = old.file.identity == file.identity
+                if renewed {
+                    table.entries.values[index].opened = now
+                } else {
+                    table.entries.values[index] = Entry(file: file, opened: now, fingerprint: nil)
+                    dropped.add(old)  // the version replaced closes after the lock
+                }
                 table.order.append((key, now))
-                defer { table.entries.values[index] = entry }
-                return table.entries.values[index]
+                dropOldest(in: &table, at: now, whileCountReaches: .max, into: &dropped)
+                return renewed ? Kept(file: old.file, fingerprint: old.fingerprint) : Kept(file: file, fingerprint: nil)
             }
+            dropOldest(in: &table, at: now, whileCountReaches: capacity, into: &dropped)
             while !budget.claim(evenIfSpent: table.entries.count < guaranteed) {
-                guard table.start < table.order.count else { return nil }
-                if let entry = table.dropOldest() { dropped.add(entry, to: budget) }
+                guard table.start < table.order.count else { return Kept(file: file, fingerprint: nil) }
+                if let entry = table.dropOldest() { dropped.add(entry, releasing: budget) }
             }
             table.order.append((key, now))
-            table.entries[key] = entry
-            return nil
-        }
-        _ = (dropped, replaced)
-    }
-
-    /// `key`'s kept file, past its validity, when `reopened` (its path opened again) is the same
-    /// version of it (`FileIdentity`: device, inode, size, modification time): it is kept for
-    /// another `validity` with the fingerprint it carries, so the version is neither kept anew
-    /// nor looked up again. Nil when nothing is kept for `key` or the file was replaced or
-    /// changed: keep `reopened` instead. (`reopened` closes once released.)
-    func renew(_ key: TileKey, reopened: TileFile, now: UInt64 = Monotonic.nanoseconds) -> Kept? {
-        guard horizon > 0 else { return nil }
-        var dropped = Dropped()
-        let renewed = table.withLock { table -> Kept? in
-            guard let index = table.entries.index(forKey: key) else { return nil }
-            let entry = table.entries.values[index]
-            guard entry.file.identity == reopened.identity else { return nil }
-            table.entries.values[index].opened = now
-            // Listed again as of now; its older listing is skipped when reached.
-            table.order.append((key, now))
-            dropOldest(in: &table, at: now, whileCountReaches: .max, into: &dropped)
-            return Kept(file: entry.file, fingerprint: entry.fingerprint)
+            table.entries[key] = Entry(file: file, opened: now, fingerprint: nil)
+            return Kept(file: file, fingerprint: nil)
         }
         _ = dropped
-        return renewed
+        return kept
     }
 
     /// Files dropped under the lock, released (closed) after it, not inside it (this runs on
@@ -185,9 +174,14 @@ final class OpenTileFiles: Sendable {
         var first: Entry?
         var more: [Entry] = []
 
-        /// Adds `entry`, giving its descriptor's share back to `budget`.
-        mutating func add(_ entry: Entry, to budget: OpenFileBudget) {
+        /// Adds `entry`, whose descriptor's share of the budget another file takes over.
+        mutating func add(_ entry: Entry) {
             if first == nil { first = entry } else { more.append(entry) }
+        }
+
+        /// Adds `entry`, giving its descriptor's share back to `budget`.
+        mutating func add(_ entry: Entry, releasing budget: OpenFileBudget) {
+            add(entry)
             budget.release()
         }
     }
@@ -197,7 +191,7 @@ final class OpenTileFiles: Sendable {
     private func dropOldest(in table: inout Table, at now: UInt64, whileCountReaches limit: Int, into dropped: inout Dropped) {
         while table.start < table.order.count,
               table.entries.count >= limit || Self.isPast(retention, since: table.order[table.start].opened, at: now) {
-            if let entry = table.dropOldest() { dropped.add(entry, to: budget) }
+            if let entry = table.dropOldest() { dropped.add(entry, releasing: budget) }
         }
     }
 
