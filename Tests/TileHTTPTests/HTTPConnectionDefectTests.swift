@@ -149,10 +149,14 @@ import TestThreads
     /// which keeps its own grace period; a call after the end runs its completion at once.
     @Test(arguments: IOTransport.available)
     func aSecondShutdownEndsWithTheFirst(transport: IOTransport) throws {
-        let (server, port) = try startedServer(transport)
+        // Shut down once the request is taken: before that it is input not yet read, which a
+        // shutdown rightly drops with the idle connection (a fixed wait lost that race on a
+        // loaded machine).
+        let taken = DispatchSemaphore(value: 0)
+        let (server, port) = try startedServer(transport, responder: SignallingResponder(taken: taken))
         let client = try WireClient(port: port)
         client.send("GET /slow/10 HTTP/1.1\r\nHost: x\r\n\r\n")
-        usleep(100_000)
+        #expect(taken.wait(timeout: .now() + 10) == .success, "the server took the request")
         let first = DispatchSemaphore(value: 0)
         let second = DispatchSemaphore(value: 0)
         let openAtSecond = Mutex(-1)
@@ -170,11 +174,25 @@ import TestThreads
         #expect(third.withLock { $0 }, "a call after the end completes at once")
     }
 
-    /// A server on `transport` answering with `SizedResponder`, started; the test shuts it down.
-    private func startedServer(_ transport: IOTransport) throws -> (HTTPServer, Int) {
+    /// A server on `transport` answering with `responder`, started; the test shuts it down.
+    private func startedServer(
+        _ transport: IOTransport, responder: some HTTPResponder = SizedResponder()
+    ) throws -> (HTTPServer, Int) {
         let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false, transport: transport)
-        let server = HTTPServer(configuration: configuration, responder: SizedResponder(),
+        let server = HTTPServer(configuration: configuration, responder: responder,
                                 logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() })
         return (server, try server.start())
+    }
+}
+
+/// `SizedResponder`, signalling `taken` as each request reaches it.
+private struct SignallingResponder: HTTPResponder {
+    let taken: DispatchSemaphore
+
+    func respond(
+        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> HTTPResponse? {
+        taken.signal()
+        return SizedResponder().respond(to: request, context: context, completion: completion)
     }
 }

@@ -144,18 +144,30 @@ import TestThreads
         }
     }
 
-    /// A tile over many overflow pages is read with a system call per
-    /// `CSQLITE_NOWAIT_READ_AHEAD_BYTES` of its chain, not one a page (while SQLite reads a blob,
-    /// the VFS reads the pages after the one asked for with it), and each of those pages is lent
-    /// to SQLite where it was read, not copied into its page cache, at the smallest, the usual
-    /// and the largest page size; the bytes are the tile's.
     /// A tile read without waiting, and what reading it took on this thread: system calls
-    /// (preadv2), overflow pages lent to SQLite, values read straight from the file.
+    /// (preadv2), overflow pages lent to SQLite, values read straight from the file. Counted
+    /// for a read that found the tile at its first attempt: a must-wait (the kernel refusing a
+    /// page for a moment, see `settled`) forgets the tile's row (`RememberedRowIDs.forget`), so
+    /// the attempt after it finds the row through the index, a statement that takes the file's
+    /// lock first, and reads by another path than the one measured. Such a read is made again
+    /// (the retry has remembered the row), up to 20 times; then its counts are asserted as
+    /// they are.
     private func counted(
         _ provider: MBTilesTileProvider, _ tile: TileCoordinate
     ) -> (found: TileWithoutWaiting, reads: Int, lent: Int, straight: Int, valuesLent: Int) {
+        var outcome = countedOnce(provider, tile)
+        for _ in 0 ..< 20 where outcome.attempts > 1 { outcome = countedOnce(provider, tile) }
+        return (outcome.found, outcome.reads, outcome.lent, outcome.straight, outcome.valuesLent)
+    }
+
+    /// `counted`'s read, made once (`settled`), with its attempts.
+    private func countedOnce(
+        _ provider: MBTilesTileProvider, _ tile: TileCoordinate
+    ) -> (found: TileWithoutWaiting, reads: Int, lent: Int, straight: Int, valuesLent: Int, attempts: Int) {
         var reads = 0, lent = 0, straight = 0, valuesLent = 0  // by the last read only
+        var attempts = 0
         let found = settled(provider, tile) {
+            attempts += 1
             let before = (csqlite_nowait_reads(), csqlite_nowait_pages_lent(), csqlite_nowait_values_read(),
                           csqlite_nowait_values_lent())
             defer {
@@ -165,7 +177,7 @@ import TestThreads
             }
             return provider.tileWithoutWaiting(for: TileRequest(tile: tile))
         }
-        return (found, reads, lent, straight, valuesLent)
+        return (found, reads, lent, straight, valuesLent, attempts)
     }
 
     /// The tiles of zooms 0 and 1, each `chainLength` bytes, in a file of pages of `pageSize`

@@ -1,5 +1,4 @@
 import Foundation
-import Sockets
 import Synchronization
 import Testing
 import TileHTTP
@@ -61,8 +60,8 @@ import TileHTTP
         let cache = folder.path + "/cache/world"
         #expect(FileManager.default.fileExists(atPath: cache + "/2/2/1.tile"))
 
-        let port = try await Self.closedPort()
-        let command = try ClearCacheCommand.parse(["--layer", "world", "--server", "http://127.0.0.1:\(port)",
+        let refusing = try RefusingPort()
+        let command = try ClearCacheCommand.parse(["--layer", "world", "--server", "http://127.0.0.1:\(refusing.port)",
                                                    "--zoom", "2", "--bbox", "0,0,180,85"])
         let message = try await command.execute(configuration: configuration, environment: [:], logger: Fixtures.logger)
         #expect(message.contains("directly") && message.contains("1 files removed"))
@@ -73,6 +72,7 @@ import TileHTTP
         await #expect(throws: ClearCacheFailure.self) {
             _ = try await command.execute(configuration: nil, environment: [:], logger: Fixtures.logger)
         }
+        withExtendedLifetime(refusing) {}  // refusing until both commands have run
     }
 
     /// The offline clear builds no layer: another layer whose source cannot be opened does not block it.
@@ -85,17 +85,11 @@ import TileHTTP
           - {name: broken, source: {type: mbtiles, path: broken.mbtiles}}
         """, in: folder)
         #expect(throws: ConfigurationError.self) { try ServiceState(configuration: configuration, logger: Fixtures.logger) }
-        let port = try await Self.closedPort()
-        let command = try ClearCacheCommand.parse(["--layer", "world", "--server", "http://127.0.0.1:\(port)"])
+        let refusing = try RefusingPort()
+        let command = try ClearCacheCommand.parse(["--layer", "world", "--server", "http://127.0.0.1:\(refusing.port)"])
         let message = try await command.execute(configuration: configuration, environment: [:], logger: Fixtures.logger)
         #expect(message.contains("directly"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/cache/world/1/0/0.tile"))
-    }
-
-    /// A loopback port nobody listens on (bound, then closed).
-    static func closedPort() async throws -> Int {
-        let server = try LiveServer(responder: AdminRecorder())
-        await server.stop()
-        return server.port
+        withExtendedLifetime(refusing) {}  // refusing until the command has run
     }
 }

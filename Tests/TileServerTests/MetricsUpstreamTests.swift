@@ -1,5 +1,4 @@
 import Prometheus
-import Sockets
 import Testing
 import TileGeometry
 import TileHTTP
@@ -26,9 +25,8 @@ import TileProviders
         let upstream = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, accessLog: false),
                                   responder: Upstream(), logger: Fixtures.logger)
         let port = try upstream.start()
-        let closed = try Socket.listen(host: "127.0.0.1", port: 0)
-        let closedPort = try closed.localPort()
-        closed.close()
+        let refusing = try RefusingPort()
+        let closedPort = refusing.port
 
         let registry = PrometheusCollectorRegistry()
         let factory = TileMetrics.makeFactory(registry: registry)
@@ -48,6 +46,7 @@ import TileProviders
         for (base, _) in cases {
             _ = try await provider(base).requestTile(request)
         }
+        withExtendedLifetime(refusing) {}  // refusing until every case has been asked
         let page = try PrometheusExposition(registry.emitToString())
         #expect(page.value(UpstreamMetrics.requestsName, ["layer": "up"]) == Double(cases.count))
         for kind in UpstreamFailureKind.allCases {
