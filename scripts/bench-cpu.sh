@@ -29,15 +29,18 @@
 #                    log on ("tilelayer-logged"), in the same rounds, and print the log's share of a
 #                    logged request's CPU, (logged - plain) / logged, per round and its median: the
 #                    log's cost measured natively, both sides under the same load of the machine
-#   OPEN_FILE_SECONDS=  the folder layer's cache.openFileSeconds (default 1 s), any scenario;
-#                    60 matches the nginx of the same run (open_file_cache_valid 60s): both may
-#                    then send a replaced file for up to a minute
+#   OPEN_FILE_SECONDS=60  how long both servers use an opened tile file before they look at its
+#                    path again (so how late a replaced file may be sent): the folder layer's
+#                    cache.openFileSeconds and nginx's open_file_cache_valid, whole seconds, any
+#                    scenario; 1 compares both at tilelayer's default; empty: tilelayer's
+#                    default (1 s) against nginx's 60 s
 #   SKIP_BUILD=0     1: use the existing release binary
 #   DATA=/tmp/tilelayer-working-set
 # Needs root (or perf_event_paranoid <= -1) for the tracepoints; perf from linux-perf.
 set -euo pipefail
 
 SCENARIO=${SCENARIO:-hot}
+export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
 ROUNDS=${ROUNDS:-5}
 DURATION=${DURATION:-5}
 WARMUP=${WARMUP:-3}
@@ -112,7 +115,7 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off );${OPEN_FILE_SECONDS:+ openFileSeconds $OPEN_FILE_SECONDS;} $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
+echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
 printf '%-5s %-18s %10s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets" "client us/req"
 
 # shellcheck source=bench/median.sh

@@ -17,9 +17,14 @@
 #   CONNECTIONS=64    wrk connections (2 threads)
 #   MEMORY_MB=256     tilelayer's server.cache.memoryBytes, MiB
 #   ACCESS_LOG=0      1: access logs on at both sides
+#   OPEN_FILE_SECONDS=60  how long both servers use an opened tile file before they look at its
+#                     path again: the folder layer's cache.openFileSeconds and nginx's
+#                     open_file_cache_valid (whole seconds); empty: tilelayer's default (1 s)
+#                     against nginx's 60 s
 #   SKIP_BUILD=0      1: use the existing release binary
 #   DATA=/tmp/tilelayer-working-set   where the pyramid, MBTiles and request lists are kept
 set -euo pipefail
+export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
 
 MAX_ZOOM=${MAX_ZOOM:-7}
 DURATION=${DURATION:-10}

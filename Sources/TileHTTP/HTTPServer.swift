@@ -174,6 +174,7 @@ public final class HTTPServer: @unchecked Sendable {
         let connection = HTTPConnection(socket: socket, peer: peer, server: self, loop: loop,
                                         context: contexts[nextLoop], isRejection: overloaded)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+        configuration.connectionDescriptors?.connectionsChanged(by: 1)
         if !overloaded { metrics.connectionOpened() }
         let rejection = overloaded ? Self.overloadedResponse : nil
         if loop.inLoop { connection.start(rejecting: rejection) } else { loop.execute { connection.start(rejecting: rejection) } }
@@ -225,6 +226,7 @@ public final class HTTPServer: @unchecked Sendable {
     func connectionClosed(_ connection: HTTPConnection) {
         let removed = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
         guard removed != nil else { return }
+        configuration.connectionDescriptors?.connectionsChanged(by: -1)
         if connection.isRejection {
             lingeringRejections.subtract(1, ordering: .relaxed)
         } else {

@@ -38,6 +38,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// (`HTTPWireAnswer`: head and body in one region, sent with one `sendfile`), at most,
     /// across all event loops, shared out evenly; 0: none is laid out.
     public var reusedWireBytes = 64 << 20
+    /// What shares the open-file limit with the connections, told of each connection opened
+    /// and closed (rejected ones too: they hold a descriptor while their 503 lingers); nil:
+    /// nothing.
+    public var connectionDescriptors: (any HTTPConnectionDescriptors)?
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000

@@ -224,16 +224,49 @@ import TileProviders
         #expect(budget.inUse == 3)
     }
 
-    /// The budget fits the open-file limit: what the connections and the reserve leave, at least
-    /// a sixteenth of the limit, at most the preferred count.
-    @Test func theBudgetFitsTheOpenFileLimit() {
-        #expect(OpenFileBudget.capacity(openFileLimit: 1_048_576, maxConnections: 10_000) == OpenFileBudget.preferredCapacity)
-        #expect(OpenFileBudget.capacity(openFileLimit: 18_000, maxConnections: 10_000) == 18_000 - 10_000 - 1024)
-        #expect(OpenFileBudget.capacity(openFileLimit: 1024, maxConnections: 10_000) == 64)
-        let budget = OpenFileBudget(capacity: 1)
-        #expect(budget.claim())
-        #expect(!budget.claim())
-        budget.release()
-        #expect(budget.claim())
+    /// Files and connections share the budget's descriptors: the files take what the
+    /// connections leave, at least the floor, at most the capacity.
+    @Test func theBudgetLeavesTheConnectionsTheirDescriptors() {
+        let budget = OpenFileBudget(capacity: 10, sharedDescriptors: 12, floor: 2, givenBackAtOnce: 0)
+        #expect(budget.capacity == 10)
+        budget.connectionsChanged(by: 5)
+        #expect(budget.capacity == 7)
+        budget.connectionsChanged(by: 8)
+        #expect(budget.capacity == 2, "the files keep their floor")
+        budget.connectionsChanged(by: -13)
+        #expect(budget.capacity == 10)
+        let one = OpenFileBudget(capacity: 1)
+        #expect(one.claim())
+        #expect(!one.claim())
+        one.release()
+        #expect(one.claim())
+    }
+
+    /// A connection opened that leaves the files fewer descriptors than they hold makes the
+    /// fullest table give back its oldest files (down to its guaranteed few); once the
+    /// connections close, files may take the descriptors again.
+    @Test func connectionsTakeDescriptorsBackFromKeptFiles() throws {
+        let budget = OpenFileBudget(capacity: 4, sharedDescriptors: 5, floor: 1, givenBackAtOnce: 0)
+        let busy = OpenTileFiles(validity: 60, budget: budget, guaranteed: 0)
+        let quiet = OpenTileFiles(validity: 60, budget: budget, guaranteed: 1)
+        var opens = 0
+        _ = try open(quiet, 0, opens: &opens)
+        for x in 1 ..< 4 { _ = try open(busy, x, opens: &opens) }
+        #expect(budget.inUse == 4)
+        budget.connectionsChanged(by: 2)
+        #expect(budget.inUse == 3, "two connections leave the files three descriptors")
+        #expect(busy.count == 2, "the fullest table gave back its oldest")
+        #expect(quiet.count == 1)
+        _ = try open(busy, 1, opens: &opens)
+        #expect(opens == 5, "tile 1 was given back, so it was opened again")
+        #expect(busy.count == 2, "and kept in place of the table's oldest")
+        budget.connectionsChanged(by: 3)
+        #expect(busy.count == 0)
+        #expect(quiet.count == 1, "a table keeps its guaranteed file")
+        #expect(budget.inUse == 1)
+        budget.connectionsChanged(by: -5)
+        for x in 1 ..< 4 { _ = try open(busy, x, opens: &opens) }
+        #expect(busy.count == 3, "with the connections gone the files take their descriptors again")
+        #expect(budget.inUse == 4)
     }
 }

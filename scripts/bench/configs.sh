@@ -32,12 +32,14 @@ ${layer_cache:+    cache: {$layer_cache\}}
 EOF
 }
 
-# write_nginx_config FILE PORT [EXTRA_SED_EXPRESSION]: from scripts/bench/nginx.conf.template
+# write_nginx_config FILE PORT [EXTRA_SED_EXPRESSION]: from scripts/bench/nginx.conf.template;
+# open_file_cache_valid is $OPEN_FILE_SECONDS (whole seconds) when set, as tilelayer's, else 60s
 write_nginx_config() {
-    local user_line="" access_line="access_log off;"
+    local user_line="" access_line="access_log off;" valid=${OPEN_FILE_SECONDS:-60}
+    [[ $valid =~ ^[0-9]+$ ]] || { echo "OPEN_FILE_SECONDS must be whole seconds (nginx's open_file_cache_valid)" >&2; return 2; }
     if (( EUID == 0 )); then user_line="user $(id -un) $(id -gn);"; fi
     if (( ACCESS_LOG )); then access_line="access_log $TMP/nginx-access.log;"; fi
     sed -e "s|@TMP@|$TMP|g" -e "s|@PORT@|$2|g" -e "s|@ROOT@|$TILES|g" -e "s|@USER_LINE@|$user_line|" \
-        -e "s|@ACCESS_LOG@|$access_line|" -e "${3:-s|^||}" \
+        -e "s|@ACCESS_LOG@|$access_line|" -e "s|@OPEN_FILE_VALID@|${valid}s|" -e "${3:-s|^||}" \
         "$(dirname "${BASH_SOURCE[0]}")/nginx.conf.template" >"$1"
 }

@@ -10,7 +10,8 @@ import TileProviders
 /// opening or renewal, for that renewal, then closes. How many are kept is bounded by
 /// `capacity` and, across every layer's table, by the process's `OpenFileBudget`: when the
 /// budget is spent, a table gives up its own oldest file for a new one, but keeps up to
-/// `guaranteed` files whatever the others hold (one busy layer cannot starve the rest).
+/// `guaranteed` files whatever the others hold (one busy layer cannot starve the rest); when
+/// connections need the descriptors, the budget asks the tables for files back (`giveBack`).
 ///
 /// A kept file also keeps its fingerprint once an answer has needed it (`note(_:of:for:)`), so
 /// the next request of the tile takes both from this one table instead of also looking up the
@@ -93,9 +94,11 @@ final class OpenTileFiles: Sendable {
         self.guaranteed = guaranteed
         horizon = UInt64(validity * 1e9)
         self.retention = UInt64(max(validity, retention) * 1e9)
+        budget.register(self)
     }
 
     deinit {
+        budget.unregister(self)
         budget.release(table.withLock { $0.entries.count })
     }
 
@@ -208,6 +211,24 @@ final class OpenTileFiles: Sendable {
             guard let kept = table.entries[key], kept.file === file else { return }
             table.entries[key]?.fingerprint = fingerprint
         }
+    }
+
+    /// Closes (releases) up to `count` of the oldest kept files, down to `guaranteed`, for the
+    /// connections (`OpenFileBudget.reclaim`); returns how many.
+    func giveBack(upTo count: Int) -> Int {
+        var dropped = Dropped()
+        let closed = table.withLock { table -> Int in
+            var closed = 0
+            while closed < count, table.entries.count > guaranteed, table.start < table.order.count {
+                if let entry = table.dropOldest() {
+                    dropped.add(entry, releasing: budget)
+                    closed += 1
+                }
+            }
+            return closed
+        }
+        _ = dropped
+        return closed
     }
 
     /// Closes (releases) every kept file for which `matches` holds, all when nil.
