@@ -21,6 +21,10 @@
 #   ACCESS_LOG=0     1: access logs on at both sides (tilelayer's batched log to its log file,
 #                    nginx's default access_log to a file)
 #   KEEP=0           1: keep the temp dir (configs, logs, raw wrk output) and print its path
+#   OPEN_FILE_SECONDS=60  how long both servers use an opened tile file before they look at its
+#                    path again: tilelayer's layer cache.openFileSeconds and nginx's
+#                    open_file_cache_valid (whole seconds); empty: tilelayer's default (1 s)
+#                    against nginx's 60 s
 #
 # Exit status: 0 whether or not the target is met; non-zero when the build fails, a server does
 # not start or dies, the two servers disagree on a tile, or any request failed (socket errors,
@@ -40,6 +44,7 @@ BUILD_TIMEOUT=${BUILD_TIMEOUT:-3600}
 KEEP=${KEEP:-0}
 TRANSPORT=${TRANSPORT:-epoll}
 ACCESS_LOG=${ACCESS_LOG:-0}
+export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
 
 die() { echo "bench-http: $*" >&2; exit 2; }
 

@@ -31,7 +31,8 @@
 #                     in five re-opens its file); under callgrind it does not, and the default
 #                     would count an open, fstat, keep and close on every such request. With 60
 #                     the count re-opens about as often as a native run (the warm-up itself
-#                     outlasts 60 s); empty: the server's default
+#                     outlasts 60 s); nginx's open_file_cache_valid is the same; empty:
+#                     tilelayer's default (nginx's 60 s)
 #   WORKING_SET=      uniform or zipf: instead of 85 hot tiles, walk that request list of
 #                     scripts/bench-working-set.sh's pyramid (21,845 tiles, ~789 MiB; built on first
 #                     use in $DATA, default /tmp/tilelayer-working-set) with a 256 MiB memory

@@ -225,9 +225,9 @@ import TileProviders
     }
 
     /// Files and connections share the budget's descriptors: the files take what the
-    /// connections leave, at least the floor, at most the capacity.
+    /// connections and the headroom leave, at least the floor, at most the capacity.
     @Test func theBudgetLeavesTheConnectionsTheirDescriptors() {
-        let budget = OpenFileBudget(capacity: 10, sharedDescriptors: 12, floor: 2, givenBackAtOnce: 0)
+        let budget = OpenFileBudget(capacity: 10, sharedDescriptors: 12, floor: 2)
         #expect(budget.capacity == 10)
         budget.connectionsChanged(by: 5)
         #expect(budget.capacity == 7)
@@ -235,6 +235,9 @@ import TileProviders
         #expect(budget.capacity == 2, "the files keep their floor")
         budget.connectionsChanged(by: -13)
         #expect(budget.capacity == 10)
+        let spared = OpenFileBudget(capacity: 10, sharedDescriptors: 12, floor: 2, headroom: 3)
+        spared.connectionsChanged(by: 5)
+        #expect(spared.capacity == 4, "three descriptors are left for connections to come")
         let one = OpenFileBudget(capacity: 1)
         #expect(one.claim())
         #expect(!one.claim())
@@ -243,12 +246,12 @@ import TileProviders
     }
 
     /// A connection opened that leaves the files fewer descriptors than they hold makes the
-    /// fullest table give back its oldest files (down to its guaranteed few); once the
-    /// connections close, files may take the descriptors again.
+    /// fullest table give back its oldest files; once the connections close, files may take
+    /// the descriptors again.
     @Test func connectionsTakeDescriptorsBackFromKeptFiles() throws {
-        let budget = OpenFileBudget(capacity: 4, sharedDescriptors: 5, floor: 1, givenBackAtOnce: 0)
+        let budget = OpenFileBudget(capacity: 4, sharedDescriptors: 5, floor: 1)
         let busy = OpenTileFiles(validity: 60, budget: budget, guaranteed: 0)
-        let quiet = OpenTileFiles(validity: 60, budget: budget, guaranteed: 1)
+        let quiet = OpenTileFiles(validity: 60, budget: budget, guaranteed: 0)
         var opens = 0
         _ = try open(quiet, 0, opens: &opens)
         for x in 1 ..< 4 { _ = try open(busy, x, opens: &opens) }
@@ -261,12 +264,32 @@ import TileProviders
         #expect(opens == 5, "tile 1 was given back, so it was opened again")
         #expect(busy.count == 2, "and kept in place of the table's oldest")
         budget.connectionsChanged(by: 3)
-        #expect(busy.count == 0)
-        #expect(quiet.count == 1, "a table keeps its guaranteed file")
+        #expect(busy.count == 0, "the fullest gives back first")
+        #expect(quiet.count == 1)
         #expect(budget.inUse == 1)
         budget.connectionsChanged(by: -5)
         for x in 1 ..< 4 { _ = try open(busy, x, opens: &opens) }
         #expect(busy.count == 3, "with the connections gone the files take their descriptors again")
         #expect(budget.inUse == 4)
+    }
+
+    /// Connections within the headroom take no file back; one beyond it makes the tables give
+    /// back down to the headroom again, not one file at a time. A table gives back nothing of
+    /// its guaranteed few.
+    @Test func filesAreGivenBackOnceEveryHeadroomOfConnections() throws {
+        let budget = OpenFileBudget(capacity: 10, sharedDescriptors: 6, floor: 0, headroom: 2)
+        let files = OpenTileFiles(validity: 60, budget: budget, guaranteed: 0)
+        var opens = 0
+        for x in 0 ..< 4 { _ = try open(files, x, opens: &opens) }
+        #expect(files.count == 4)
+        budget.connectionsChanged(by: 1)
+        budget.connectionsChanged(by: 1)
+        #expect(files.count == 4, "two connections fit in the headroom")
+        budget.connectionsChanged(by: 1)
+        #expect(files.count == 1, "the third leaves the files 3, and the headroom 2 more")
+        let guaranteed = OpenTileFiles(validity: 60, budget: OpenFileBudget(capacity: 10), guaranteed: 1)
+        for x in 0 ..< 2 { _ = try open(guaranteed, x, opens: &opens) }
+        #expect(guaranteed.giveBack(upTo: 5) == 1)
+        #expect(guaranteed.count == 1)
     }
 }

@@ -1,7 +1,8 @@
 # Sourced by the benchmark scripts: the tilelayer and nginx configurations they compare, both
 # serving the tile folder $TILES on loopback, access logs per $ACCESS_LOG (0 or 1), everything
 # nginx writes in $TMP. $LAYER_CACHE, when set, is the inside of tilelayer's layer's cache
-# mapping (e.g. "memory: false"); $OPEN_FILE_SECONDS, when set, its cache.openFileSeconds;
+# mapping (e.g. "memory: false"); $OPEN_FILE_SECONDS, when set, its cache.openFileSeconds and
+# nginx's open_file_cache_valid (else 60s);
 # $MAX_ZOOM (3) is the layer's deepest zoom;
 # $MEMORY_BYTES, when set, is tilelayer's server.cache.memoryBytes; $REUSE_SECONDS, when set, its
 # server.cache.reuseSeconds; $LAYER_SOURCE, when set, the layer's source (a YAML flow mapping).

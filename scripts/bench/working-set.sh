@@ -20,7 +20,7 @@ build_working_set() {
 # write_working_set_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving DATA's pyramid
 # as the default folder layer (a MEMORY_MB memory cache) and its MBTiles copy as layer "mb"
 # (uncached); access log per $ACCESS_LOG; the folder layer's cache.openFileSeconds per
-# $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid in the same run is 60 s)
+# $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid too: configs.sh)
 write_working_set_config() {
     local folder_cache=""
     [[ -n ${OPEN_FILE_SECONDS:-} ]] && folder_cache=", cache: {openFileSeconds: $OPEN_FILE_SECONDS}"

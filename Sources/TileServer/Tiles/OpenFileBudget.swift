@@ -8,15 +8,19 @@ import TileHTTP
 /// connections open now (the HTTP server tells it of each: `HTTPConnectionDescriptors`), at
 /// most `ceiling` files. Descriptors are shared as they are used: while a few connections are
 /// open the files may take what `maxConnections` would, and as connections come the tables
-/// give files back (`connectionsChanged(by:)`), so the connections always have theirs.
-/// nginx's `open_file_cache max=` is the same idea, per worker.
+/// give files back (`connectionsChanged(by:)`), so the connections have theirs (as long as the
+/// limit leaves the files their `floor`). nginx's `open_file_cache max=` is the same idea, per
+/// worker.
 final class OpenFileBudget: HTTPConnectionDescriptors, Sendable {
     /// Files kept at most, whatever the limit leaves.
-    private let ceiling: Atomic<Int>
+    private let ceiling: Int
     /// Descriptors the files and the connections share: the open-file limit less the reserve.
     private let pool: Atomic<Int>
-    /// Files the budget allows even when the connections take the rest of `shared`.
+    /// Files the budget allows even when the connections take the rest of `pool`.
     private let floor: Atomic<Int>
+    /// Descriptors of `pool` the files leave free for connections to come, so that the tables
+    /// are asked for files back once every so many connections, not at each.
+    private let headroom: Int
     private let connections = Atomic<Int>(0)
     private let used = Atomic<Int>(0)
     /// The tables that keep files, asked to give some back when connections need them.
@@ -34,34 +38,31 @@ final class OpenFileBudget: HTTPConnectionDescriptors, Sendable {
     /// the tile files of answers the event loops keep to send again:
     /// `HTTPServerConfiguration.reusedFileAnswers`).
     static let reservedDescriptors = 1024
-    /// Files given back beyond what a connection opened needs, so that a burst of connections
-    /// asks the tables once every so many, not at each.
-    static let givenBackAtOnce = 64
+    /// Default `headroom`.
+    static let defaultHeadroom = 64
 
     /// The process's budget, which `ServerRunner` fits to the open-file limit at start-up.
-    static let shared = OpenFileBudget(capacity: preferredCapacity)
-
-    /// Files given back beyond what a connection opened needs (`givenBackAtOnce`).
-    private let givenBackBeyond: Int
+    static let shared = OpenFileBudget(capacity: preferredCapacity, headroom: defaultHeadroom)
 
     /// A budget of `capacity` files; with `sharedDescriptors`, files and connections together
-    /// take at most that many, the files at least `floor`.
-    init(capacity: Int, sharedDescriptors: Int = .max / 2, floor: Int = 0, givenBackAtOnce: Int = givenBackAtOnce) {
-        ceiling = Atomic(max(0, capacity))
+    /// take at most that many, the files at least `floor`, and leave `headroom` of them free
+    /// when they claim.
+    init(capacity: Int, sharedDescriptors: Int = .max / 2, floor: Int = 0, headroom: Int = 0) {
+        ceiling = max(0, capacity)
         pool = Atomic(sharedDescriptors)
         self.floor = Atomic(max(0, floor))
-        givenBackBeyond = givenBackAtOnce
+        self.headroom = max(0, headroom)
     }
 
     /// Open files counted now.
     var inUse: Int { used.load(ordering: .relaxed) }
 
-    /// Files the budget allows now, beside the connections open.
-    var capacity: Int { capacity(connections: connections.load(ordering: .relaxed)) }
+    /// Files the budget lets tables claim now, beside the connections open and the headroom.
+    var capacity: Int { capacity(connections: connections.load(ordering: .relaxed), headroom: headroom) }
 
-    private func capacity(connections: Int) -> Int {
-        let left = pool.load(ordering: .relaxed) - connections
-        return min(ceiling.load(ordering: .relaxed), max(floor.load(ordering: .relaxed), left))
+    private func capacity(connections: Int, headroom: Int) -> Int {
+        let left = pool.load(ordering: .relaxed) - connections - headroom
+        return min(ceiling, max(floor.load(ordering: .relaxed), left))
     }
 
     /// Takes one file of the budget; false when none is left, unless `evenIfSpent` (a table's
@@ -88,25 +89,22 @@ final class OpenFileBudget: HTTPConnectionDescriptors, Sendable {
         used.subtract(count, ordering: .relaxed)
     }
 
-    /// Counts the connections; when one opened leaves the files more than the budget now
-    /// allows, asks the tables to close that many and `givenBackAtOnce` more (their oldest).
+    /// Counts the connections. When one opened leaves the files fewer descriptors than they
+    /// hold, the tables close their oldest down to `capacity` (the headroom below that), here
+    /// on the accepting event loop: closing a regular file does not wait on the disk.
     func connectionsChanged(by delta: Int) {
         let open = connections.wrappingAdd(delta, ordering: .relaxed).newValue
-        guard delta > 0 else { return }
-        let excess = used.load(ordering: .relaxed) - capacity(connections: open)
-        if excess > 0 { reclaim(excess + givenBackBeyond) }
+        guard delta > 0, used.load(ordering: .relaxed) > capacity(connections: open, headroom: 0) else { return }
+        reclaim(used.load(ordering: .relaxed) - capacity(connections: open, headroom: headroom))
     }
 
-    /// Asks the tables, fullest first, to close up to `count` of their files; returns how many
-    /// they closed.
-    @discardableResult
-    func reclaim(_ count: Int) -> Int {
+    /// Asks the tables, fullest first, to close up to `count` of their files.
+    private func reclaim(_ count: Int) {
         let tables = holders.withLock { holders in holders.values.compactMap(\.files) }
         var closed = 0
         for table in tables.map({ ($0, $0.count) }).sorted(by: { $0.1 > $1.1 }).map(\.0) where closed < count {
             closed += table.giveBack(upTo: count - closed)
         }
-        return closed
     }
 
     /// Lists `files` among the tables asked to give files back.
@@ -122,8 +120,8 @@ final class OpenFileBudget: HTTPConnectionDescriptors, Sendable {
     /// Raises the soft open-file limit to fit `maxConnections`, the reserve and
     /// `preferredCapacity` files (up to the hard limit), and shares what the limit leaves
     /// beside the reserve between the connections and the files: at least a sixteenth of the
-    /// limit for the files, at most `preferredCapacity`. Returns the files allowed while no
-    /// connection is open.
+    /// limit for the files, at most `ceiling`. Returns the files allowed while no connection is
+    /// open.
     @discardableResult
     func fit(maxConnections: Int) -> Int {
         let wanted = UInt64(maxConnections + Self.reservedDescriptors + Self.preferredCapacity)
@@ -134,9 +132,8 @@ final class OpenFileBudget: HTTPConnectionDescriptors, Sendable {
         case .capped(_, let hard): soft = Int(clamping: hard)
         case .failed: soft = 1024
         }
-        ceiling.store(Self.preferredCapacity, ordering: .relaxed)
         pool.store(soft - Self.reservedDescriptors, ordering: .relaxed)
         floor.store(soft / 16, ordering: .relaxed)
-        return capacity(connections: 0)
+        return capacity(connections: 0, headroom: headroom)
     }
 }
