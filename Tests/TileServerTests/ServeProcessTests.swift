@@ -30,7 +30,7 @@ private struct SlowUpstream: HTTPResponder {
 
     private func writeConfig(transport: IOTransport, upstreamPort: Int) -> String {
         let path = folder.path + "/serve.yml"
-        FileManager.default.createFile(atPath: path, contents: Data(Self.yaml(transport: transport, upstreamPort: upstreamPort).utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(Self.yaml(transport: transport, upstreamPort: upstreamPort).utf8))
         return path
     }
 
@@ -97,7 +97,7 @@ private struct SlowUpstream: HTTPResponder {
 
             // SIGHUP reloads: a layer added to the file appears.
             seen.beforeReload = try RawHTTPClient(port: serve.port).request("/extra/0/0/0.png")?.status
-            FileManager.default.createFile(atPath: config, contents: Data(reloadedYAML.utf8))
+            _ = FileManager.default.createFile(atPath: config, contents: Data(reloadedYAML.utf8))
             serve.signal(SIGHUP)
             for _ in 0 ..< 100 where !seen.reloaded {
                 usleep(50_000)
