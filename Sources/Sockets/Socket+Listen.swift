@@ -10,12 +10,29 @@ extension Socket {
 
     /// Opens a non-blocking TCP socket listening on `host:port` (port 0 picks a free port).
     public static func listen(host: String, port: Int, backlog: Int32 = defaultBacklog) throws(SocketError) -> Socket {
+        let socket = try bound(host: host, port: port, reuseAddress: true)
+        guard systemListen(socket.descriptor, backlog) == 0 else {
+            let code = errno
+            socket.close()
+            throw .systemCall(name: "listen", errno: code)
+        }
+        socket.setNonBlocking()
+        return socket
+    }
+
+    /// Opens a TCP socket bound to `host:port` (port 0 picks a free port), not listening: while
+    /// it stays open, connections to the port are refused and the kernel gives the port to no
+    /// other socket (without `reuseAddress`, which lets a listener take a port whose old
+    /// connections linger in TIME_WAIT).
+    public static func bound(host: String, port: Int, reuseAddress: Bool = false) throws(SocketError) -> Socket {
         var address = try SocketAddress.resolve(host: host, port: port)
         let fd = socket(Int32(address.ss_family), socketStreamType, 0)
         guard fd >= 0 else { throw .systemCall(name: "socket", errno: errno) }
         let socket = Socket(descriptor: fd)
-        var on: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        if reuseAddress {
+            var on: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         let length = address.ss_family == sa_family_t(AF_INET6)
             ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
         let bound = withUnsafePointer(to: &address) {
@@ -26,12 +43,6 @@ extension Socket {
             socket.close()
             throw .systemCall(name: "bind \(host):\(port)", errno: code)
         }
-        guard systemListen(fd, backlog) == 0 else {
-            let code = errno
-            socket.close()
-            throw .systemCall(name: "listen", errno: code)
-        }
-        socket.setNonBlocking()
         return socket
     }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Sockets
 import Testing
 @testable import TileServer
 import TestThreads
@@ -11,17 +10,9 @@ import TestThreads
 @Suite(.ownThreads, .timeLimit(.minutes(1))) struct BinaryExitCodeTests {
     let folder = TemporaryFolder()
 
-    static var binary: String? {
-        for configuration in ["debug", "release"] {
-            let path = Fixtures.packageRoot + "/.build/\(configuration)/tilelayer"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
     static func run(_ arguments: [String]) throws -> Int32 {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "build the tilelayer binary first (swift build)"))
+        process.executableURL = URL(fileURLWithPath: try tilelayerBinary())
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -31,9 +22,8 @@ import TestThreads
     }
 
     @Test func tileExitCodes() async throws {
-        let closed = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = try closed.localPort()
-        closed.close()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         folder.write("sparse/1/0/0.png", Fixtures.worldTile(1, 0, 0))
         folder.write("sparse/1/1/0.png", Array("not a png".utf8))
         folder.write("t.yml", Array("""
@@ -49,6 +39,7 @@ import TestThreads
         let codes = try [("sparse", "1/0/0"), ("sparse", "1/0/1"), ("down", "1/0/0"), ("sparse", "1/1/0")].map { layer, tile in
             try Self.run(["tile", "--config", config, "--layer", layer, tile, "-o", out])
         }
+        withExtendedLifetime(refusing) {}  // refusing until the binary has run
         #expect(codes == [0, 2, 75, 1])
     }
 

@@ -33,16 +33,7 @@ import TestThreads
         }.count
     }
 
-    /// Waits up to 10 s for `condition`; whether it held.
-    private static func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0 ..< 500 {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
-
-    @Test func keptFilesTakeWhatConnectionsLeaveAndGiveItBack() throws {
+    @Test func keptFilesTakeWhatConnectionsLeaveAndGiveItBack() async throws {
         for index in 0 ..< Self.tileCount { folder.write("tiles" + Self.path(index), Fixtures.worldTile(0, 0, 0)) }
         let root = URL(fileURLWithPath: folder.path + "/tiles").resolvingSymlinksInPath().path
         folder.write("serve.yml", Array("""
@@ -69,7 +60,7 @@ import TestThreads
         let shared = Self.openFileLimit - OpenFileBudget.reservedDescriptors
         let left = shared - 1 - Self.crowd
         var keptInCrowd = 0
-        let gaveBack = Self.eventually {
+        let gaveBack = try await eventually {
             keptInCrowd = Self.filesOpen(by: pid, under: root)
             return keptInCrowd <= left
         }
@@ -80,7 +71,7 @@ import TestThreads
         #expect(answered == Self.crowd, "every connection of the crowd is served")
 
         crowd = nil  // closes them
-        let tookBack = Self.eventually {
+        let tookBack = try await eventually {
             for index in 0 ..< Self.tileCount { _ = client.request(Self.path(index)) }
             return Self.filesOpen(by: pid, under: root) == Self.tileCount
         }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Sockets
 import Testing
 import TileGeometry
 import TileHTTP
@@ -88,12 +87,11 @@ import TileHTTP
     }
 
     @Test func refusedConnectionIsNotAvailableNow() async throws {
-        let closed = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = try closed.localPort()
-        closed.close()
-        let provider = URLTileProvider(template: try URLTemplate("http://127.0.0.1:\(port)/{z}/{x}/{y}.png"),
+        let refusing = try RefusingPort()
+        let provider = URLTileProvider(template: try URLTemplate("http://127.0.0.1:\(refusing.port)/{z}/{x}/{y}.png"),
                                        settings: UpstreamSettings(connectTimeout: 0.5, totalTimeout: 1), logger: Fixtures.logger)
         #expect(try await provider.requestTile(TileRequest(x: 0, y: 0, zoom: 0)) == .unavailable(retryAfter: 5))
+        withExtendedLifetime(refusing) {}  // refusing until the request has been made
     }
 
     @Test func urlConstructorClosureLikeGMSURLTileLayer() async throws {

@@ -94,8 +94,9 @@ final class OpenFileBudget: HTTPConnectionDescriptors, Sendable {
     /// on the accepting event loop: closing a regular file does not wait on the disk.
     func connectionsChanged(by delta: Int) {
         let open = connections.wrappingAdd(delta, ordering: .relaxed).newValue
-        guard delta > 0, used.load(ordering: .relaxed) > capacity(connections: open, headroom: 0) else { return }
-        reclaim(used.load(ordering: .relaxed) - capacity(connections: open, headroom: headroom))
+        let held = used.load(ordering: .relaxed)
+        guard delta > 0, held > capacity(connections: open, headroom: 0) else { return }
+        reclaim(held - capacity(connections: open, headroom: headroom))
     }
 
     /// Asks the tables, fullest first, to close up to `count` of their files.
