@@ -22,6 +22,11 @@
 #                    (21,845 tiles, 256 MiB memory cache), the folder layer and the same tiles
 #                    as an uncached MBTiles layer, against nginx on the folder
 #   ROUNDS=5  DURATION=5  WARMUP=3   rounds; seconds measured and warmed up per server a round
+#   FIRST_WARMUP=15 (uniform, zipf; 0 for hot)  seconds more of each server's list before the
+#                    first round: about one pass of wrk's threads through the list, so each tile's
+#                    first request is not measured (tilelayer's costs a read and a hash for its
+#                    content ETag, once for each event loop's reader of an MBTiles file; nginx's
+#                    an open); 0: round 1 measures those too
 #   CONNECTIONS=64   wrk connections (2 threads)
 #   ACCESS_LOG=0     1: access logs on at both sides
 #   MEMORY=1         0 (hot): tilelayer's layer without a memory cache (sendfile from the files)
@@ -44,6 +49,7 @@ export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
 ROUNDS=${ROUNDS:-5}
 DURATION=${DURATION:-5}
 WARMUP=${WARMUP:-3}
+if [[ $SCENARIO == hot ]]; then FIRST_WARMUP=${FIRST_WARMUP:-0}; else FIRST_WARMUP=${FIRST_WARMUP:-15}; fi
 CONNECTIONS=${CONNECTIONS:-64}
 ACCESS_LOG=${ACCESS_LOG:-0}
 MEMORY=${MEMORY:-1}
@@ -55,7 +61,7 @@ die() { echo "bench-cpu: $*" >&2; exit 2; }
 case $SCENARIO in hot|uniform|zipf) ;; *) die "SCENARIO must be hot, uniform or zipf" ;; esac
 [[ $LOG_SHARE == 0 || $LOG_SHARE == 1 ]] || die "LOG_SHARE must be 0 or 1"
 (( LOG_SHARE && ACCESS_LOG )) && die "LOG_SHARE=1 compares a tilelayer without its log (ACCESS_LOG=0) to one with it"
-for name in ROUNDS DURATION WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
+for name in ROUNDS DURATION WARMUP FIRST_WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
 (( ROUNDS >= 1 && DURATION >= 1 )) || die "ROUNDS and DURATION must be at least 1"
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
@@ -115,7 +121,7 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up; $CONNECTIONS connections"
+echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
 printf '%-5s %-18s %10s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets" "client us/req"
 
 # shellcheck source=bench/median.sh
@@ -135,8 +141,9 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             nginx) port=$NG_PORT; paths="$TMP/paths.txt"; pids=$(pgrep -d, -P "$NG_PID") ;;
         esac
         warm_page_cache
-        if (( WARMUP > 0 )); then
-            BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${WARMUP}s" -s "$SCRIPT_DIR/bench/paths.lua" \
+        warmup=$(( WARMUP + (round == 1 ? FIRST_WARMUP : 0) ))
+        if (( warmup > 0 )); then
+            BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${warmup}s" -s "$SCRIPT_DIR/bench/paths.lua" \
                 "http://127.0.0.1:$port/" >/dev/null
         fi
         # One perf counts the server's threads for as long as wrk runs, the other wrk itself.

@@ -310,6 +310,27 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
     /// provider call it repeats, and a file replaced on disk is served from the answer past the
     /// open file's validity (answers live a minute here: only a revoke ends them), until a
     /// clear-cache; then the new file is.
+    /// `cache.openFileSeconds` where no file is kept open (not a directory, a disk tier, vector
+    /// tiles) is a configuration error naming the key, not a setting taken in silence.
+    @Test func openFileSecondsIsRefusedWhereItHasNoEffect() throws {
+        let direct = "{type: directory, path: \(folder.path)/direct}"
+        let kept = try Fixtures.service(extraYAML: """
+          - {name: kept, source: \(direct), cache: {memory: false, openFileSeconds: 5}}
+        """, folder: folder)
+        #expect(kept.state.layers["kept"]?.openFiles?.validity == 5)
+        for (layer, why) in [
+            ("{name: b, source: {type: debug}, cache: {openFileSeconds: 5}}", "not a directory"),
+            ("{name: b, source: \(direct), cache: {disk: \(folder.path)/disk, openFileSeconds: 5}}", "a disk tier"),
+            ("{name: b, source: \(direct), format: pbf, cache: {openFileSeconds: 5}}", "vector tiles"),
+        ] {
+            let refused = #expect(throws: ConfigurationError.self, "\(why)") {
+                try Fixtures.service(extraYAML: "  - \(layer)", folder: folder)
+            }
+            #expect(refused?.key == "layers[1].cache.openFileSeconds", "\(why)")
+            #expect(refused?.message.contains("no effect") == true, "\(why)")
+        }
+    }
+
     @Test func aFileAnswerIsGivenAgainUntilAClear() async throws {
         let live = try LiveServer(responder: service) { $0.reusedAnswerLifetime = 60 }
         let client = try RawHTTPClient(port: live.port)

@@ -2,10 +2,11 @@
 """idle-conns.py PORT COUNT PATH [HOLD_SECONDS]: opens COUNT keep-alive connections to
 127.0.0.1:PORT, makes one GET PATH on each (reading the whole answer), then holds them all
 open and idle. Prints "READY ok=N failed=M" once every connection has its answer, then waits
-until stdin closes (or HOLD_SECONDS pass), then closes everything. Loopback only; used by
+until stdin closes (or HOLD_SECONDS pass; only those when stdin is neither a pipe nor a
+terminal: /dev/null, say, reads as closed at once), then closes everything. Loopback only; used by
 scripts/bench-paths.sh to measure the server's RSS with many idle connections.
 """
-import os, resource, select, selectors, socket, sys, time
+import os, resource, select, selectors, socket, stat, sys, time
 
 port, count, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 hold = float(sys.argv[4]) if len(sys.argv) > 4 else 120.0
@@ -79,8 +80,9 @@ while (ok + failed) < count and time.monotonic() < deadline:
 
 print(f"READY ok={ok} failed={failed}", flush=True)
 end = time.monotonic() + hold
+watch = [sys.stdin] if stat.S_ISFIFO(os.fstat(0).st_mode) or os.isatty(0) else []
 while time.monotonic() < end:
-    r, _, _ = select.select([sys.stdin], [], [], 0.5)
+    r, _, _ = select.select(watch, [], [], 0.5)
     if r and not sys.stdin.readline():
         break
 # Still open? (the server must not have dropped idle connections during the hold)

@@ -39,7 +39,13 @@ struct LayerBuilder {
         try resolveFormat(&settings, known: built.format)
         settings.minZoom = settings.minZoom ?? 0
         settings.maxZoom = max(settings.maxZoom ?? Layer.defaultMaxZoom, settings.minZoom ?? 0)
-        return Layer(settings: settings, source: built.source, variables: built.variables, configured: original,
-                     members: built.members, previous: previous)
+        let layer = Layer(settings: settings, source: built.source, variables: built.variables, configured: original,
+                          members: built.members, previous: previous)
+        // A key that would change nothing is a mistake to point out, not to take in silence.
+        if original.cache.openFileSeconds != nil, layer.openFiles == nil {
+            throw error("cache.openFileSeconds", "has no effect on this layer: it applies to a folder layer whose "
+                + "files are sent as they are stored (a directory source, no cache.disk, a format other than pbf)")
+        }
+        return layer
     }
 }
