@@ -372,7 +372,7 @@ import TestThreads
         let tile = TileCoordinate(z: 1, x: 1, y: 0)
         let file = try fixture.write("lent.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1), length: 30_000)
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: .milliseconds(50))
+                                               readTransactionLifetime: .milliseconds(50), mappingLifetime: .milliseconds(600))
         let expected = MBTilesFixture.bytes(for: tile, length: 30_000)
         #expect(bytes(settled(provider, tile)) == expected)
         // The first read of a transaction goes through SQLite's BLOB handle; the next ones are lent.
@@ -402,13 +402,22 @@ import TestThreads
         // after the transaction began.
         usleep(30_000)
         #expect(bytes(settled(provider, tile)) == changed)
-        // Idle for a lifetime, the reader lets the mapping go (its pages count in the RSS).
+        // Idle for transaction lifetimes (the releaser has come by), the reader keeps the file
+        // mapped; idle for its mapping's lifetime, it lets the mapping go (its pages count in
+        // the RSS).
+        let lastRead = ContinuousClock.now
+        usleep(200_000)
+        let mappedAfterTransactions = isMapped(file)
+        if ContinuousClock.now - lastRead < .milliseconds(550) {  // a loaded machine may be later
+            #expect(mappedAfterTransactions, "still mapped four transaction lifetimes after the last read")
+        }
         var mapped = true
-        for _ in 0 ..< 200 where mapped {
+        for _ in 0 ..< 300 where mapped {
             usleep(10_000)
             mapped = isMapped(file)
         }
-        #expect(!mapped, "unmapped once the reader is idle")
+        #expect(!mapped, "unmapped once the reader is idle for its mapping's lifetime")
+        #expect(ContinuousClock.now - lastRead >= .milliseconds(580), "not before")
     }
 
     /// Whether this process maps `file` (/proc/self/maps names each mapped file; read with

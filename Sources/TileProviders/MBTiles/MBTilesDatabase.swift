@@ -38,10 +38,11 @@ final class MBTilesDatabase: Sendable {
 
     /// Opens `path` read-only and checks it is an MBTiles file of tiles in a format served
     /// (`TileFormat`); with `readersWithoutWaiting` connections for readers that must not wait,
-    /// whose read transactions last `transactionLifetime` (`SQLiteReadersWithoutWaiting`).
+    /// whose read transactions last `transactionLifetime` and whose mappings last `mappingLifetime`
+    /// past their last read (`SQLiteReadersWithoutWaiting`).
     init(
         path: String, identity: FileIdentity, maxIdleConnections: Int, readersWithoutWaiting: Int,
-        transactionLifetime: Duration
+        transactionLifetime: Duration, mappingLifetime: Duration
     ) throws(TileProviderError) {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let metadata = try Self.check(connection)
@@ -53,7 +54,8 @@ final class MBTilesDatabase: Sendable {
                 lookup: tilesHaveRowIDs ? MBTilesSchema.selectTileRow : MBTilesSchema.selectTile)
         }
         let readers = SQLiteReadersWithoutWaiting(
-            path: path, count: problem == nil ? readersWithoutWaiting : 0, transactionLifetime: transactionLifetime)
+            path: path, count: problem == nil ? readersWithoutWaiting : 0, transactionLifetime: transactionLifetime,
+            mappingLifetime: mappingLifetime)
         if readersWithoutWaiting > 0, problem == nil, readers.count == 0 {
             problem = "its header could not be read without waiting when it was opened (not in the page cache, "
                 + "or a filesystem that refuses RWF_NOWAIT, as overlayfs does)"

@@ -24,13 +24,18 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// a change written into the file in place is seen on the event loops that much later, and
     /// a writer waits for up to that long.
     public let readTransactionLifetime: Duration
+    /// How long such a connection keeps the file mapped after its last read
+    /// (`SQLiteReadersWithoutWaiting`): the pages it lent tiles from stay mapped (and counted in
+    /// the process's RSS) that long, so traffic that pauses for less finds them mapped.
+    public let mappingLifetime: Duration
     private let file: ReopeningFile<MBTilesDatabase>
 
     /// Opens `path` and checks it now, so that a missing or broken file is a start-up error
     /// (`.fileNotFound`, `.notMBTiles`, `.unsupportedFormat`, `.invalidMetadata`, `.database`).
     public init(
         path: String, recheckInterval: Duration = .seconds(1), retryAfter: Int = 5, maxIdleConnections: Int = 8,
-        readersWithoutWaiting: Int = 2, readTransactionLifetime: Duration = .milliseconds(250)
+        readersWithoutWaiting: Int = 2, readTransactionLifetime: Duration = .milliseconds(250),
+        mappingLifetime: Duration = .seconds(60)
     ) throws(TileProviderError) {
         self.path = path
         self.recheckInterval = recheckInterval
@@ -38,10 +43,12 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
         self.maxIdleConnections = maxIdleConnections
         self.readersWithoutWaiting = readersWithoutWaiting
         self.readTransactionLifetime = readTransactionLifetime
+        self.mappingLifetime = mappingLifetime
         file = try ReopeningFile(path: path, recheckInterval: recheckInterval, identity: \.identity) {
             identity throws(TileProviderError) in
             try MBTilesDatabase(path: path, identity: identity, maxIdleConnections: maxIdleConnections,
-                                readersWithoutWaiting: readersWithoutWaiting, transactionLifetime: readTransactionLifetime)
+                                readersWithoutWaiting: readersWithoutWaiting, transactionLifetime: readTransactionLifetime,
+                                mappingLifetime: mappingLifetime)
         }
     }
 

@@ -13,7 +13,9 @@ import CLinux
 /// armed when it begins, `transactionLifetime` later, when no read comes: so another process's
 /// write waits for about that long at most (its `PENDING` lock then keeps new transactions from
 /// starting: they fail at once, and the read goes to a thread that may wait), and a change made
-/// elsewhere is seen here that much later. A failed read ends its transaction at once.
+/// elsewhere is seen here that much later. A failed read ends its transaction at once. A reader
+/// keeps the file mapped (the pages it lends tiles from) for `mappingLifetime` after its last
+/// read, so traffic that pauses for less does not map every page again (a fault each).
 /// A reader is taken with a try-lock, the thread's own first: a read never blocks on another.
 final class SQLiteReadersWithoutWaiting: Sendable {
     fileprivate struct Reader {
@@ -56,8 +58,12 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// How long a read transaction is kept open (`transactionLifetime`), in nanoseconds: what
     /// each read compares with.
     private let lifetimeNanoseconds: UInt64
+    /// How long a reader no read took keeps its mapping (`mappingLifetime`), in nanoseconds.
+    private let mappingNanoseconds: UInt64
     /// Ends the transactions no read ended: a one-shot timer, armed when a transaction begins
-    /// and it is not armed already, re-armed by its handler while transactions stay open.
+    /// and it is not armed already, re-armed by its handler while transactions stay open or a
+    /// reader holds its mapping (so every `transactionLifetime`, up to `mappingLifetime` after
+    /// the last read).
     /// `DispatchSourceTimer` is thread-safe but not marked `Sendable`; it is only scheduled and
     /// cancelled (by `deinit`) after `init`.
     private nonisolated(unsafe) let releaser: DispatchSourceTimer
@@ -70,15 +76,15 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// file's header as it opens, through the VFS that never waits: a connection that cannot
     /// (the header not in the page cache, a filesystem without `RWF_NOWAIT`) is left out, and
     /// with none at all every read goes to the threads that may wait.
-    init(path: String, count: Int, transactionLifetime: Duration) {
+    init(path: String, count: Int, transactionLifetime: Duration, mappingLifetime: Duration = .seconds(60)) {
         var slots: [Slot] = []
         for _ in 0 ..< count {
             guard let connection = try? SQLiteConnection(path: path, mode: .readOnlyWithoutWaiting) else { break }
             slots.append(Slot(connection))
         }
         self.slots = slots
-        let (seconds, attoseconds) = transactionLifetime.components
-        lifetimeNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        lifetimeNanoseconds = Self.nanoseconds(transactionLifetime)
+        mappingNanoseconds = Self.nanoseconds(mappingLifetime)
         releaser = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         releaser.setEventHandler { [weak self] in self?.endTransactionsNoReadEnded() }
         releaser.activate()
@@ -148,20 +154,22 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     }
 
     /// The releaser's handler: ends each free reader's transaction that is `transactionLifetime`
-    /// old, and unmaps what a reader no read took for that long lent values from; if any
-    /// transaction stays open (a younger one, or one whose reader was busy) or a reader read
-    /// lately (its mapping is let go once it is idle), arms again.
+    /// old, and unmaps what a reader no read took for `mappingLifetime` lent values from; if
+    /// any transaction stays open (a younger one, or one whose reader was busy) or a reader
+    /// still holds its mapping, arms again.
     private func endTransactionsNoReadEnded() {
         releaserArmed.store(false, ordering: .releasing)
-        let deadline = deadline(Self.now)
+        let now = Self.now
+        let deadline = deadline(now)
+        let mappingDeadline = now > mappingNanoseconds ? now - mappingNanoseconds : 0
         var stillOpen = false
         for slot in slots {
             let open = slot.withReaderIfFree { reader -> Bool in
                 Self.endTransaction(of: &reader, ifBegunBefore: deadline)
-                // A reader no read took for as long lets its mapping of the file go too: the
+                // A reader no read took for as long lets its mapping of the file go: the
                 // pages it holds mapped (counted in the process's RSS) can then be dropped like
                 // any page cache. (A busy one keeps it: mapping pages again costs a fault each.)
-                if reader.lastRead != 0, reader.lastRead < deadline {
+                if reader.lastRead != 0, reader.lastRead < mappingDeadline {
                     reader.connection.unmapLentValues()
                     reader.lastRead = 0
                 }
@@ -190,6 +198,12 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         }
         // Kept when SQLite could end it neither way: the next read tries again.
         if !connection.isInTransaction { reader.transactionBegan = 0 }
+    }
+
+    /// `duration` in nanoseconds (0 for a negative one).
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
     /// When a transaction begun before is `transactionLifetime` old, at `now`.
