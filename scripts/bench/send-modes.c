@@ -4,11 +4,14 @@
 //   1  send of the head (MSG_MORE), vmsplice of the 9 mapped segments into a pipe, splice of
 //      the pipe to the socket (the pages referenced, not copied)
 //   2  send of the head (MSG_MORE), sendfile of a contiguous file (how nginx sends a tile file)
-// One connection, request and answer in turn; prints the sending thread's CPU (user + system,
-// getrusage) a response. Build and run (docs/performance.md, stop 35):
+// One connection, request and answer in turn (with STREAM=1 in the environment: no requests,
+// the answers back to back while the client drains them on its own thread, so the sender's
+// CPU is not mostly the turn's wake-ups); prints the sending thread's CPU (user + system,
+// getrusage) a response. Build and run (docs/performance.md, stops 35 and 36):
 //   head -c 36864 /dev/urandom >/tmp/vs/data
 //   gcc -O2 -o /tmp/vs/send-modes scripts/bench/send-modes.c -lpthread
 //   for i in 1 2 3 4 5; do for m in 0 1 2; do /tmp/vs/send-modes $m 100000; done; done | sort
+//   for i in 1 2 3; do for m in 0 1 2; do STREAM=1 /tmp/vs/send-modes $m 200000; done; done | sort
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -28,7 +31,7 @@
 #define SEGS 9
 #define PAGE 4096
 #define SEG (PAGE - 4)
-static int port = 9797, iterations = 200000, mode;
+static int port = 9797, iterations = 200000, mode, stream;
 static size_t body = SEGS * SEG;
 static char head[200];
 static int headlen;
@@ -39,7 +42,11 @@ static void *client(void *arg) {
     while (connect(s, (void *)&a, sizeof a) != 0) usleep(1000);
     int one = 1; setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     static char buf[1 << 17];
-    for (int i = 0; i < iterations; i++) {
+    if (stream) {
+        size_t want = (size_t)iterations * (headlen + body), got = 0;
+        while (got < want) { ssize_t n = recv(s, buf, sizeof buf, 0); if (n <= 0) exit(3); got += n; }
+    }
+    for (int i = 0; i < iterations && !stream; i++) {
         send(s, "GET / HTTP/1.1\r\n\r\n", 18, 0);
         size_t want = headlen + body, got = 0;
         while (got < want) { ssize_t n = recv(s, buf, sizeof buf, 0); if (n <= 0) exit(3); got += n; }
@@ -50,6 +57,7 @@ static void *client(void *arg) {
 
 int main(int argc, char **argv) {
     mode = atoi(argv[1]);
+    stream = getenv("STREAM") != NULL && atoi(getenv("STREAM")) == 1;
     if (argc > 2) iterations = atoi(argv[2]);
     int f = open("/tmp/vs/data", O_RDONLY);
     char *map = mmap(NULL, SEGS * PAGE, PROT_READ, MAP_SHARED, f, 0);
@@ -67,7 +75,7 @@ int main(int argc, char **argv) {
     long calls = 0;
     for (int i = 0; i < iterations; i++) {
         size_t got = 0;
-        while (got < 18) { ssize_t n = recv(c, req, sizeof req, 0); if (n <= 0) return 2; got += n; calls++; }
+        while (!stream && got < 18) { ssize_t n = recv(c, req, sizeof req, 0); if (n <= 0) return 2; got += n; calls++; }
         struct iovec v[SEGS + 1];
         v[0].iov_base = head; v[0].iov_len = headlen;
         for (int k = 0; k < SEGS; k++) { v[k + 1].iov_base = map + k * PAGE + 4; v[k + 1].iov_len = SEG; }
