@@ -213,7 +213,7 @@ http {
     default_type application/octet-stream;
     sendfile on; tcp_nopush on; tcp_nodelay on;
     keepalive_timeout 65; keepalive_requests 100000;
-    open_file_cache max=10000 inactive=60s; open_file_cache_valid 60s;
+    open_file_cache max=16384 inactive=60s; open_file_cache_valid 60s;
     etag on;
     proxy_cache_path $TMP/nginx/cache levels=1:2 keys_zone=tiles:10m max_size=256m inactive=1h use_temp_path=off;
     upstream up { server 127.0.0.1:$NG_UP; keepalive 64; }

@@ -192,7 +192,7 @@ import TestThreads
         try fixture.execute("PRAGMA page_size = \(pageSize); VACUUM", on: file)
         #expect(try MBTilesFixture.sqlite3(file, "PRAGMA page_size") == "\(pageSize)\n")
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: transactionLifetime)
+                                               readTransactionLifetime: transactionLifetime, mappingLifetime: transactionLifetime)
         return (fixture, tiles, provider)
     }
 
@@ -298,7 +298,7 @@ import TestThreads
         let tile = TileCoordinate(z: 1, x: 1, y: 0)
         let file = try fixture.write("live.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1))
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: .zero)
+                                               readTransactionLifetime: .zero, mappingLifetime: .zero)
         // With a lifetime of zero the releaser runs right after each read and may hold the one
         // reader a moment (a read then must wait): `settled` asks again.
         func read() -> TileWithoutWaiting { settled(provider, tile) }
@@ -322,7 +322,7 @@ import TestThreads
         let other = TileCoordinate(z: 1, x: 0, y: 0)
         let file = try fixture.write("swapped.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1))
         let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: .zero)
+                                               readTransactionLifetime: .zero, mappingLifetime: .zero)
         func read(_ tile: TileCoordinate) -> TileWithoutWaiting { settled(provider, tile) }
         #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked))
         #expect(bytes(read(asked)) == MBTilesFixture.bytes(for: asked), "again (by the row id found: RememberedRowIDsTests)")
@@ -366,7 +366,8 @@ import TestThreads
     /// A tile lent where it lies keeps its reader, and the reader's transaction with the file's
     /// lock, until it ends, past the transaction's lifetime: no other read takes the reader, no
     /// writer gets in, so the pages it was lent stay the tile's. Once it ends, the releaser ends
-    /// the transaction, and a writer gets in.
+    /// the transaction, and a writer gets in; once the reader is idle for its mapping's lifetime,
+    /// the releaser lets the mapping go too.
     @Test func aLentTileKeepsItsReaderAndTheFileUntilItEnds() throws {
         let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 1, x: 1, y: 0)
@@ -401,23 +402,40 @@ import TestThreads
         // A later read in the same transaction: the reader is idle a lifetime after it, not
         // after the transaction began.
         usleep(30_000)
+        let beforeLastRead = ContinuousClock.now
         #expect(bytes(settled(provider, tile)) == changed)
-        // Idle for transaction lifetimes (the releaser has come by), the reader keeps the file
-        // mapped; idle for its mapping's lifetime, it lets the mapping go (its pages count in
-        // the RSS).
-        let lastRead = ContinuousClock.now
-        usleep(200_000)
-        let mappedAfterTransactions = isMapped(file)
-        if ContinuousClock.now - lastRead < .milliseconds(550) {  // a loaded machine may be later
-            #expect(mappedAfterTransactions, "still mapped four transaction lifetimes after the last read")
-        }
+        // Idle for its mapping's lifetime (not only its transaction's), the reader lets the
+        // mapping go (its pages count in the RSS).
         var mapped = true
         for _ in 0 ..< 300 where mapped {
             usleep(10_000)
             mapped = isMapped(file)
         }
         #expect(!mapped, "unmapped once the reader is idle for its mapping's lifetime")
-        #expect(ContinuousClock.now - lastRead >= .milliseconds(580), "not before")
+        #expect(ContinuousClock.now - beforeLastRead >= .milliseconds(600), "not before")
+    }
+
+    /// A reader keeps the file mapped past its read transactions, for its mapping's lifetime
+    /// after its last read: traffic that pauses finds the pages it lent from still mapped,
+    /// while a writer gets in once the transaction has ended.
+    @Test func aReaderKeepsItsMappingPastItsTransactions() throws {
+        let fixture = try MBTilesFixture()
+        let tile = TileCoordinate(z: 1, x: 1, y: 0)
+        let file = try fixture.write("kept.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1), length: 30_000)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: .milliseconds(20), mappingLifetime: .seconds(60))
+        // Lent (so mapped) once the first read of a transaction has found the row.
+        var lent: LentTileBytes?
+        for _ in 0 ..< 200 where lent == nil {
+            if case .lent(let found, _, _) = provider.tileWithoutWaiting(for: TileRequest(tile: tile)) { lent = found }
+        }
+        try #require(lent, "a tile lent").end()
+        #expect(isMapped(file), "lent from the file mapped")
+        usleep(300_000)  // fifteen transaction lifetimes: the releaser has come by
+        let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
+        try writer.execute("PRAGMA busy_timeout = 5000")
+        try writer.execute("UPDATE metadata SET value = value WHERE name = 'name'")  // the transaction has ended
+        #expect(isMapped(file), "still mapped after its transactions ended")
     }
 
     /// Whether this process maps `file` (/proc/self/maps names each mapped file; read with
@@ -473,13 +491,13 @@ import TestThreads
         let fixture = try MBTilesFixture()
         let file = try fixture.write("cold-open.mbtiles", tiles: [TileCoordinate(z: 0, x: 0, y: 0)])
         let none = try #require(PageCache.afterEviction(evict: { PageCache.evict(path: file) },
-                                                        read: { SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1)) },
+                                                        read: { SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1), mappingLifetime: .seconds(1)) },
                                                         until: { $0.count == 0 }),
                                 "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(none.read { _ in 1 } == nil, "no reader: the header was not in the page cache")
         #expect(none.count == 0)
         _ = try MBTilesTileProvider(path: file)  // reads the header (and the schema) back in
-        let two = SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1))
+        let two = SQLiteReadersWithoutWaiting(path: file, count: 2, transactionLifetime: .seconds(1), mappingLifetime: .seconds(1))
         #expect(two.read { _ in 1 } == 1)
         #expect(two.count == 2)
     }

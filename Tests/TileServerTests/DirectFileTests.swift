@@ -305,11 +305,6 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         await live.stop()
     }
 
-    /// An event loop sends a tile file's answer again to the same request head without asking
-    /// the service (`HTTPHeadMemo`), the answer keeping its file open: each counts as the
-    /// provider call it repeats, and a file replaced on disk is served from the answer past the
-    /// open file's validity (answers live a minute here: only a revoke ends them), until a
-    /// clear-cache; then the new file is.
     /// `cache.openFileSeconds` where no file is kept open (not a directory, a disk tier, vector
     /// tiles) is a configuration error naming the key, not a setting taken in silence.
     @Test func openFileSecondsIsRefusedWhereItHasNoEffect() throws {
@@ -331,6 +326,11 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         }
     }
 
+    /// An event loop sends a tile file's answer again to the same request head without asking
+    /// the service (`HTTPHeadMemo`), the answer keeping its file open: each counts as the
+    /// provider call it repeats, and a file replaced on disk is served from the answer past the
+    /// open file's validity (answers live a minute here: only a revoke ends them), until a
+    /// clear-cache; then the new file is.
     @Test func aFileAnswerIsGivenAgainUntilAClear() async throws {
         let live = try LiveServer(responder: service) { $0.reusedAnswerLifetime = 60 }
         let client = try RawHTTPClient(port: live.port)

@@ -11,7 +11,7 @@
 //   head -c 36864 /dev/urandom >/tmp/vs/data
 //   gcc -O2 -o /tmp/vs/send-modes scripts/bench/send-modes.c -lpthread
 //   for i in 1 2 3 4 5; do for m in 0 1 2; do /tmp/vs/send-modes $m 100000; done; done | sort
-//   for i in 1 2 3; do for m in 0 1 2; do STREAM=1 /tmp/vs/send-modes $m 200000; done; done | sort
+//   for i in 1 2 3 4 5; do for m in 0 1 2; do STREAM=1 /tmp/vs/send-modes $m 200000; done; done | sort
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <netinet/in.h>

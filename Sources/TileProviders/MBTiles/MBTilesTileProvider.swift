@@ -28,6 +28,9 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// (`SQLiteReadersWithoutWaiting`): the pages it lent tiles from stay mapped (and counted in
     /// the process's RSS) that long, so traffic that pauses for less finds them mapped.
     public let mappingLifetime: Duration
+    /// `mappingLifetime` unless asked otherwise: like nginx's `open_file_cache inactive=`
+    /// default for the descriptors it keeps.
+    public static let defaultMappingLifetime = Duration.seconds(60)
     private let file: ReopeningFile<MBTilesDatabase>
 
     /// Opens `path` and checks it now, so that a missing or broken file is a start-up error
@@ -35,7 +38,7 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     public init(
         path: String, recheckInterval: Duration = .seconds(1), retryAfter: Int = 5, maxIdleConnections: Int = 8,
         readersWithoutWaiting: Int = 2, readTransactionLifetime: Duration = .milliseconds(250),
-        mappingLifetime: Duration = .seconds(60)
+        mappingLifetime: Duration = defaultMappingLifetime
     ) throws(TileProviderError) {
         self.path = path
         self.recheckInterval = recheckInterval

@@ -58,8 +58,14 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// How long a read transaction is kept open (`transactionLifetime`), in nanoseconds: what
     /// each read compares with.
     private let lifetimeNanoseconds: UInt64
-    /// How long a reader no read took keeps its mapping (`mappingLifetime`), in nanoseconds.
+    /// How long a reader no read took keeps its mapping (`mappingLifetime`, at least
+    /// `transactionLifetime`), in nanoseconds.
     private let mappingNanoseconds: UInt64
+
+    /// Least time between the releaser's visits while only mappings are held (no transaction
+    /// open), so a tiny `transactionLifetime` does not make it spin for `mappingLifetime`: a
+    /// transaction begun meanwhile is ended that much later at most.
+    private static let mappingVisitNanoseconds: UInt64 = 10_000_000
     /// Ends the transactions no read ended: a one-shot timer, armed when a transaction begins
     /// and it is not armed already, re-armed by its handler while transactions stay open or a
     /// reader holds its mapping (so every `transactionLifetime`, up to `mappingLifetime` after
@@ -76,7 +82,7 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// file's header as it opens, through the VFS that never waits: a connection that cannot
     /// (the header not in the page cache, a filesystem without `RWF_NOWAIT`) is left out, and
     /// with none at all every read goes to the threads that may wait.
-    init(path: String, count: Int, transactionLifetime: Duration, mappingLifetime: Duration = .seconds(60)) {
+    init(path: String, count: Int, transactionLifetime: Duration, mappingLifetime: Duration) {
         var slots: [Slot] = []
         for _ in 0 ..< count {
             guard let connection = try? SQLiteConnection(path: path, mode: .readOnlyWithoutWaiting) else { break }
@@ -84,7 +90,7 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         }
         self.slots = slots
         lifetimeNanoseconds = Self.nanoseconds(transactionLifetime)
-        mappingNanoseconds = Self.nanoseconds(mappingLifetime)
+        mappingNanoseconds = max(Self.nanoseconds(mappingLifetime), lifetimeNanoseconds)
         releaser = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         releaser.setEventHandler { [weak self] in self?.endTransactionsNoReadEnded() }
         releaser.activate()
@@ -146,11 +152,13 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         return nil
     }
 
-    /// Schedules the releaser `transactionLifetime` from now, unless it is scheduled.
-    private func armReleaser() {
+    /// Schedules the releaser `transactionLifetime` from now (at least `mappingVisitNanoseconds`
+    /// when `onlyMappings`: no transaction is open), unless it is scheduled.
+    private func armReleaser(onlyMappings: Bool = false) {
         guard releaserArmed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        releaser.schedule(deadline: .now() + .nanoseconds(Int(lifetimeNanoseconds)), leeway: Self.releaserLeeway)
+        let delay = onlyMappings ? max(lifetimeNanoseconds, Self.mappingVisitNanoseconds) : lifetimeNanoseconds
+        releaser.schedule(deadline: .now() + .nanoseconds(Int(delay)), leeway: Self.releaserLeeway)
     }
 
     /// The releaser's handler: ends each free reader's transaction that is `transactionLifetime`
@@ -162,23 +170,25 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         let now = Self.now
         let deadline = deadline(now)
         let mappingDeadline = now > mappingNanoseconds ? now - mappingNanoseconds : 0
-        var stillOpen = false
+        var transactionsOpen = false, mappingsHeld = false
         for slot in slots {
-            let open = slot.withReaderIfFree { reader -> Bool in
+            let held = slot.withReaderIfFree { reader -> (transaction: Bool, mapping: Bool) in
                 Self.endTransaction(of: &reader, ifBegunBefore: deadline)
-                // A reader no read took for as long lets its mapping of the file go: the
-                // pages it holds mapped (counted in the process's RSS) can then be dropped like
-                // any page cache. (A busy one keeps it: mapping pages again costs a fault each.)
+                // A reader no read took for `mappingLifetime` lets its mapping of the file go:
+                // the pages it holds mapped (counted in the process's RSS) are then page cache
+                // like any. (A busy one keeps it: mapping pages again costs a fault each.)
                 if reader.lastRead != 0, reader.lastRead < mappingDeadline {
                     reader.connection.unmapLentValues()
                     reader.lastRead = 0
                 }
-                // Come by again while a transaction is open or a mapping may be held.
-                return reader.transactionBegan != 0 || reader.lastRead != 0
+                return (reader.transactionBegan != 0, reader.lastRead != 0)
             }
-            stillOpen = stillOpen || open ?? true
+            // A busy reader may have a transaction open.
+            transactionsOpen = transactionsOpen || (held?.transaction ?? true)
+            mappingsHeld = mappingsHeld || (held?.mapping ?? false)
         }
-        if stillOpen { armReleaser() }
+        // Come by again while a transaction is open or a mapping may be held.
+        if transactionsOpen || mappingsHeld { armReleaser(onlyMappings: !transactionsOpen) }
     }
 
     /// Ends `reader`'s transaction if it began before `deadline` (any time when nil), or if
