@@ -369,19 +369,12 @@ import TestThreads
     /// the transaction, and a writer gets in; once the reader is idle for its mapping's lifetime,
     /// the releaser lets the mapping go too.
     @Test func aLentTileKeepsItsReaderAndTheFileUntilItEnds() throws {
-        let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 1, x: 1, y: 0)
-        let file = try fixture.write("lent.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1), length: 30_000)
-        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: .milliseconds(50), mappingLifetime: .milliseconds(600))
+        let (fixture, file, provider) = try oneReader(transactions: .milliseconds(50), mapping: .milliseconds(600))
+        defer { withExtendedLifetime(fixture) {} }
         let expected = MBTilesFixture.bytes(for: tile, length: 30_000)
         #expect(bytes(settled(provider, tile)) == expected)
-        // The first read of a transaction goes through SQLite's BLOB handle; the next ones are lent.
-        var lent: LentTileBytes?
-        for _ in 0 ..< 200 where lent == nil {
-            if case .lent(let found, _, _) = provider.tileWithoutWaiting(for: TileRequest(tile: tile)) { lent = found }
-        }
-        let held = try #require(lent, "a tile lent")
+        let held = try #require(lentTile(provider, tile), "a tile lent")
         #expect(held.count == expected.count && held.pieces.count > 1)
         #expect(mustWait(provider.tileWithoutWaiting(for: TileRequest(tile: tile))), "the one reader is kept")
         usleep(300_000)  // six lifetimes: the releaser has come by
@@ -419,23 +412,39 @@ import TestThreads
     /// after its last read: traffic that pauses finds the pages it lent from still mapped,
     /// while a writer gets in once the transaction has ended.
     @Test func aReaderKeepsItsMappingPastItsTransactions() throws {
-        let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 1, x: 1, y: 0)
-        let file = try fixture.write("kept.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1), length: 30_000)
-        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
-                                               readTransactionLifetime: .milliseconds(20), mappingLifetime: .seconds(60))
-        // Lent (so mapped) once the first read of a transaction has found the row.
-        var lent: LentTileBytes?
-        for _ in 0 ..< 200 where lent == nil {
-            if case .lent(let found, _, _) = provider.tileWithoutWaiting(for: TileRequest(tile: tile)) { lent = found }
-        }
-        try #require(lent, "a tile lent").end()
+        let (fixture, file, provider) = try oneReader(transactions: .milliseconds(20), mapping: .seconds(60))
+        defer { withExtendedLifetime(fixture) {} }
+        try #require(lentTile(provider, tile), "a tile lent").end()
         #expect(isMapped(file), "lent from the file mapped")
         usleep(300_000)  // fifteen transaction lifetimes: the releaser has come by
         let writer = try SQLiteConnection(path: file, mode: .readWriteCreate)
         try writer.execute("PRAGMA busy_timeout = 5000")
         try writer.execute("UPDATE metadata SET value = value WHERE name = 'name'")  // the transaction has ended
         #expect(isMapped(file), "still mapped after its transactions ended")
+    }
+
+    /// A file of 30,000-byte tiles (zooms 0 and 1) in a fixture (kept for as long as the file is
+    /// used), and a provider with one reader that never waits, its transactions and its mapping
+    /// living as long as given.
+    private func oneReader(
+        transactions: Duration, mapping: Duration
+    ) throws -> (MBTilesFixture, String, MBTilesTileProvider) {
+        let fixture = try MBTilesFixture()
+        let file = try fixture.write("one.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1), length: 30_000)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               readTransactionLifetime: transactions, mappingLifetime: mapping)
+        return (fixture, file, provider)
+    }
+
+    /// `tile` lent where it lies (so the file mapped), asked for until a read lends it: the first
+    /// read of a transaction goes through SQLite's BLOB handle, the next ones are lent. Nil when
+    /// none is.
+    private func lentTile(_ provider: MBTilesTileProvider, _ tile: TileCoordinate) -> LentTileBytes? {
+        for _ in 0 ..< 200 {
+            if case .lent(let found, _, _) = provider.tileWithoutWaiting(for: TileRequest(tile: tile)) { return found }
+        }
+        return nil
     }
 
     /// Whether this process maps `file` (/proc/self/maps names each mapped file; read with
