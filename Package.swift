@@ -114,9 +114,11 @@ let package = Package(
         .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
         // Shared by the test targets: the trait that runs blocking tests on threads of their own.
         .target(name: "TestThreads", path: "Tests/TestThreads"),
+        // Shared by the test targets that talk to a live server: a blocking loopback HTTP client.
+        .target(name: "TestHTTPClient", dependencies: ["Sockets"], path: "Tests/TestHTTPClient"),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"]),
         .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestThreads"]),
-        .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets", "TestThreads"]),
+        .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets", "TestThreads", "TestHTTPClient"]),
         .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
         .testTarget(name: "TileCodecsTests", dependencies: ["TileCodecs", "TestThreads"]),
         .testTarget(name: "TileCacheTests", dependencies: ["TileCache", "TestThreads"]),
@@ -125,7 +127,7 @@ let package = Package(
             name: "TileServerTests",
             dependencies: [
                 "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "Sockets", "TileLayerCLI",
-                "Hiredis", "TestThreads",
+                "Hiredis", "TestThreads", "TestHTTPClient",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

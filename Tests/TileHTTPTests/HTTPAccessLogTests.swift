@@ -7,6 +7,7 @@ import Glibc
 #endif
 import Logging
 import Sockets
+import TestHTTPClient
 import Testing
 @testable import TileHTTP
 import TestThreads
@@ -187,10 +188,10 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1 << 20,
                                                          flushInterval: 3600, descriptor: log.write)
         }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             for index in 0 ..< 50 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(client.readAnswer()?.status == 200)
+                #expect(client.readResponse()?.status == 200)
             }
             seen = log.lines()
             #expect(seen.isEmpty, "batched: nothing written before the buffer fills or the interval passes")
@@ -207,10 +208,10 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .json, bufferBytes: 1000,
                                                          flushInterval: 0.2, descriptor: log.write)
         }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             for index in 0 ..< 30 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(client.readAnswer()?.status == 200)
+                #expect(client.readResponse()?.status == 200)
             }
             let early = log.lines()
             #expect(early.count >= 20, "a 1000-byte buffer is written every few lines")
@@ -246,10 +247,10 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 16 << 10,
                                                          flushInterval: 3600, descriptor: file)
         }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             for index in 0 ..< 400 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(client.readAnswer()?.status == 200)
+                #expect(client.readResponse()?.status == 200)
             }
         }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -270,11 +271,11 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1 << 20,
                                                          flushInterval: 3600, descriptor: log.write)
         }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             for index in 0 ..< 40 {
                 let sent = Date()
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(client.readAnswer()?.status == 200)
+                #expect(client.readResponse()?.status == 200)
                 windows.append((sent, Date()))
                 if index == 20 { usleep(1_100_000) }  // across a second, so the offset is taken again
                 if index % 10 == 5 { usleep(3_000) }  // a few milliseconds on
@@ -302,10 +303,10 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .json, bufferBytes: 512,
                                                          flushInterval: 3600, descriptor: log.write)
         }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             for target in ["/bytes/2", long, "/bytes/3"] {
                 client.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(client.readAnswer()?.status == 200)
+                #expect(client.readResponse()?.status == 200)
             }
         }
         let paths = try log.lines().map { line in
@@ -326,10 +327,10 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1000,
                                                          flushInterval: 0.05, descriptor: log.write)
         }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             for index in 0 ..< 200 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(client.readAnswer()?.status == 200)
+                #expect(client.readResponse()?.status == 200)
             }
             // 200 lines are about 25 KB: the pipe took the first 4 KiB; the rest waits in the log.
             for _ in 0 ..< 100 where lines.count < 200 {

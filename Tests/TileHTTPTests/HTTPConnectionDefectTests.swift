@@ -8,6 +8,7 @@ import Dispatch
 import Logging
 import Sockets
 import Synchronization
+import TestHTTPClient
 import Testing
 @testable import TileHTTP
 import TestThreads
@@ -18,9 +19,9 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func anEmptyLineFloodIsCutOffAtTheHeaderLimit(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.limits.maxHeaderBytes = 4096 }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             client.send(String(repeating: "\r\n", count: 8192))
-            let answer = try #require(client.readAnswer())
+            let answer = try #require(client.readResponse())
             #expect(answer.status == 431)
             #expect(client.ending() == .endOfFile)
         }
@@ -31,13 +32,13 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func answersAfterASuspendedReadAreNotLostToAReset(transport: IOTransport) async throws {
         try await withLiveServer(transport) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             client.send("GET /later/5 HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /bytes/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 + "GET /bytes/9 HTTP/1.1\r\nHost: x\r\n\r\n")
             usleep(300_000)  // answers sit unread in our buffer while the server closes
-            #expect(client.readAnswer()?.body.count == 5)
-            #expect(client.readAnswer()?.body.count == 7)
+            #expect(client.readResponse()?.body.count == 5)
+            #expect(client.readResponse()?.body.count == 7)
             #expect(client.ending() == .endOfFile)
         }
     }
@@ -47,13 +48,13 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func theOverloadAnswerIsReadable(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.maxConnections = 1 }) { port in
-            let first = try WireClient(port: port)
+            let first = try RawHTTPClient(port: port, timeoutSeconds: 5)
             first.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(first.readAnswer()?.status == 200)
-            let second = try WireClient(port: port)
+            #expect(first.readResponse()?.status == 200)
+            let second = try RawHTTPClient(port: port, timeoutSeconds: 5)
             second.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
             usleep(200_000)
-            let answer = try #require(second.readAnswer())
+            let answer = try #require(second.readResponse())
             #expect(answer.status == 503)
             #expect(second.ending() == .endOfFile)
         }
@@ -63,20 +64,20 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func aPendingAnswerTimesOutAndASecondCompletionIsIgnored(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.answerTimeout = 0.5 }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             client.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
-            let answer = try #require(client.readAnswer())
+            let answer = try #require(client.readResponse())
             #expect(answer.status == 503)
             #expect(client.ending() == .endOfFile)
         }
         // The completion comes 20 ms later from a global queue, which tests running alongside
         // may hold up past half a second: a deadline no load reaches.
         try await withLiveServer(transport, configure: { $0.answerTimeout = 30 }) { port in
-            let twice = try WireClient(port: port)
+            let twice = try RawHTTPClient(port: port, timeoutSeconds: 5)
             twice.send("GET /twice/4 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(twice.readAnswer()?.status == 200)
+            #expect(twice.readResponse()?.status == 200)
             twice.send("GET /bytes/3 HTTP/1.1\r\nHost: x\r\n\r\n")
-            let next = try #require(twice.readAnswer())
+            let next = try #require(twice.readResponse())
             #expect(next.status == 200, "the second completion was not sent as an extra answer")
             #expect(next.body.count == 3)
         }
@@ -86,9 +87,9 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func expectContinueGetsItsFinalStatusAtOnce(transport: IOTransport) async throws {
         try await withLiveServer(transport) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             client.send("POST /bytes/2 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
-            let answer = try #require(client.readAnswer())
+            let answer = try #require(client.readResponse())
             #expect(answer.status == 200)
             #expect(client.ending() == .endOfFile, "the unread body closes the connection")
         }
@@ -97,35 +98,35 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func versionTargetAndFieldRulesOnTheWire(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.limits.maxHeaderFields = 8 }) { port in
-            let later = try WireClient(port: port)
+            let later = try RawHTTPClient(port: port, timeoutSeconds: 5)
             later.send("GET /bytes/1 HTTP/1.7\r\nHost: x\r\n\r\n")
-            #expect(later.readAnswer()?.status == 200)
+            #expect(later.readResponse()?.status == 200)
 
-            let star = try WireClient(port: port)
+            let star = try RawHTTPClient(port: port, timeoutSeconds: 5)
             star.send("GET * HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(star.readAnswer()?.status == 400)
+            #expect(star.readResponse()?.status == 400)
 
-            let absolute = try WireClient(port: port)
+            let absolute = try RawHTTPClient(port: port, timeoutSeconds: 5)
             absolute.send("GET http://tiles.example.org/host HTTP/1.1\r\nHost: other\r\n\r\n")
-            #expect(absolute.readAnswer().map { String(decoding: $0.body, as: UTF8.self) } == "tiles.example.org\n")
+            #expect(absolute.readResponse().map { String(decoding: $0.body, as: UTF8.self) } == "tiles.example.org\n")
 
-            let fields = try WireClient(port: port)
+            let fields = try RawHTTPClient(port: port, timeoutSeconds: 5)
             fields.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n" + (0 ..< 9).map { "X-\($0): v\r\n" }.joined() + "\r\n")
-            #expect(fields.readAnswer()?.status == 431)
+            #expect(fields.readResponse()?.status == 431)
         }
     }
 
     @Test(arguments: IOTransport.available)
     func slowHeadersGet408AndIdleConnectionsClose(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.headerTimeout = 0.4; $0.idleTimeout = 0.6 }) { port in
-            let slow = try WireClient(port: port)
+            let slow = try RawHTTPClient(port: port, timeoutSeconds: 5)
             slow.send("GET /bytes/1 HTTP/1.1\r\n")
-            #expect(slow.readAnswer()?.status == 408)
+            #expect(slow.readResponse()?.status == 408)
             #expect(slow.ending() == .endOfFile)
 
-            let idle = try WireClient(port: port)
+            let idle = try RawHTTPClient(port: port, timeoutSeconds: 5)
             idle.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(idle.readAnswer()?.status == 200)
+            #expect(idle.readResponse()?.status == 200)
             #expect(idle.ending() == .endOfFile, "closed after the idle timeout, not left open")
         }
     }
@@ -135,9 +136,9 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func shutdownClosesIdleConnectionsInOrder(transport: IOTransport) async throws {
         let (server, port) = try startedServer(transport)
-        let client = try WireClient(port: port)
+        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
         client.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(client.readAnswer()?.status == 200)
+        #expect(client.readResponse()?.status == 200)
         await withCheckedContinuation { continuation in server.shutdown(gracePeriod: 3) { continuation.resume() } }
         #expect(client.ending() == .endOfFile)
         #expect(server.connectionCount == 0)
@@ -154,7 +155,7 @@ import TestThreads
         // loaded machine).
         let taken = DispatchSemaphore(value: 0)
         let (server, port) = try startedServer(transport, responder: SignallingResponder(taken: taken))
-        let client = try WireClient(port: port)
+        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
         client.send("GET /slow/10 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(taken.wait(timeout: .now() + 10) == .success, "the server took the request")
         let first = DispatchSemaphore(value: 0)
@@ -165,7 +166,7 @@ import TestThreads
             openAtSecond.withLock { $0 = server.connectionCount }
             second.signal()
         }
-        #expect(client.readAnswer()?.status == 200, "the first call's grace period holds: the slow answer is sent")
+        #expect(client.readResponse()?.status == 200, "the first call's grace period holds: the slow answer is sent")
         #expect(first.wait(timeout: .now() + 10) == .success)
         #expect(second.wait(timeout: .now() + 10) == .success, "the second call's completion runs")
         #expect(openAtSecond.withLock { $0 } == 0, "and only after the shutdown ended")

@@ -1,5 +1,6 @@
 import Sockets
 import Synchronization
+import TestHTTPClient
 import Testing
 @testable import TileHTTP
 import TestThreads
@@ -69,9 +70,9 @@ import TestThreads
         }
     }
 
-    private func text(_ client: WireClient, _ head: String = "GET /reusable HTTP/1.1\r\nHost: x\r\n\r\n") -> String? {
+    private func text(_ client: RawHTTPClient, _ head: String = "GET /reusable HTTP/1.1\r\nHost: x\r\n\r\n") -> String? {
         client.send(head)
-        return client.readAnswer().map { String(decoding: $0.body, as: UTF8.self) }
+        return client.readResponse().map { String(decoding: $0.body, as: UTF8.self) }
     }
 
     /// The lifetime is a minute here, so only a revoke ends an answer's reuse (its end by time
@@ -80,7 +81,7 @@ import TestThreads
     func aMarkedAnswerIsGivenAgainUntilItIsRevoked(transport: IOTransport) async throws {
         let responder = ReusingResponder()
         try await withLiveServer(transport, responder: responder, configure: { $0.reusedAnswerLifetime = 60 }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             #expect(text(client) == "answer 1\n", "a head seen once is only noted")
             #expect(text(client) == "answer 2\n", "remembered the second time, with its answer")
             #expect(text(client) == "answer 2\n")
@@ -90,7 +91,7 @@ import TestThreads
                 #expect(text(client, "GET /other HTTP/1.1\r\nHost: x\r\n\r\n") == "answer \(call)\n", "not marked: asked each time")
             }
             client.send("HEAD /reusable HTTP/1.1\r\nHost: x\r\n\r\n")
-            let head = client.readAnswer(head: true)
+            let head = client.readResponse(head: true)
             #expect(head?.body == [] && head?.length == "answer 6\n".utf8.count, "another head (HEAD): asked, no body")
             #expect(text(client, "GET /reusable HTTP/1.1\r\nHost: y\r\n\r\n") == "answer 7\n", "another head")
             #expect(text(client, "GET /reusable HTTP/1.1\r\nHost: y\r\n\r\n") == "answer 8\n")
@@ -105,7 +106,7 @@ import TestThreads
     @Test func aServerWhoseAnswersLiveNoTimeAsksEachTime() async throws {
         let responder = ReusingResponder()
         try await withLiveServer(.platformDefault, responder: responder, configure: { $0.reusedAnswerLifetime = 0 }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             for call in 1 ... 4 { #expect(text(client) == "answer \(call)\n") }
             #expect(responder.givenAgain.load(ordering: .relaxed) == 0)
         }

@@ -5,6 +5,7 @@
 import Glibc
 import Sockets
 import Synchronization
+import TestHTTPClient
 import Testing
 @testable import TileHTTP
 import TestThreads
@@ -195,13 +196,13 @@ extension HTTPWireAnswerTests {
             $0.reusedAnswerLifetime = 60
             $0.eventLoops = 1
         }) { port in
-            let client = try WireClient(port: port)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
             let request = "GET /1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n"
             var heads = Set<String>()
             // Seen once, remembered with its answer, given again, and laid out on the wire.
             for index in 0 ..< HTTPHeadMemo.wireThreshold * 3 {
                 client.send(request)
-                let answer = client.readAnswer()
+                let answer = client.readResponse()
                 #expect(answer?.status == 200 && answer?.length == body.count, "answer \(index)")
                 #expect(Bool(answer?.body == body), "answer \(index): the body whole")
                 heads.insert(client.lastHead.split(separator: "\r\n").filter { !$0.hasPrefix("Date: ") }.joined(separator: "|"))
@@ -210,7 +211,7 @@ extension HTTPWireAnswerTests {
                     "each head the same but for its Date")
             #expect(responder.calls.load(ordering: .relaxed) == 2, "the rest given again")
             client.send("HEAD /1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n")
-            let head = client.readAnswer(head: true)
+            let head = client.readResponse(head: true)
             #expect(head?.body == [] && head?.length == body.count, "HEAD: no body")
         }
     }

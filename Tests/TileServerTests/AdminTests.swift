@@ -1,6 +1,7 @@
 import Foundation
 import Prometheus
 import Synchronization
+import TestHTTPClient
 import Testing
 import TileHTTP
 import TilePNG

@@ -3,6 +3,7 @@
 
 #if os(Linux)
 import Foundation
+import TestHTTPClient
 import Testing
 import Sockets
 import TileHTTP

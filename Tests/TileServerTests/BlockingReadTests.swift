@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 #endif
 import Sockets
+import TestHTTPClient
 import Testing
 import TileHTTP
 @testable import TileServer

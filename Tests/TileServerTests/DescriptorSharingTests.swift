@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestHTTPClient
 import Testing
 @testable import TileServer
 import TestThreads

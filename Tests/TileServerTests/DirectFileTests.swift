@@ -6,6 +6,7 @@
 import CLinux
 #endif
 import Foundation
+import TestHTTPClient
 import Testing
 import TileHTTP
 import TileGeometry

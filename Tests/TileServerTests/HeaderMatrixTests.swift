@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestHTTPClient
 import Testing
 import TileHTTP
 @testable import TileProviders

@@ -1,5 +1,6 @@
 import Foundation
 import Sockets
+import TestHTTPClient
 import Testing
 import TileHTTP
 @testable import TileServer

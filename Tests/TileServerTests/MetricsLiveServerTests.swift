@@ -1,4 +1,5 @@
 import Dispatch
+import TestHTTPClient
 import Testing
 import TileHTTP
 @testable import TileServer

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TestHTTPClient
 import Testing
 import TileHTTP
 @testable import TileLayerCLI

@@ -7,6 +7,7 @@ import Glibc
 #endif
 import Dispatch
 import Sockets
+import TestHTTPClient
 import Testing
 import TileHTTP
 @testable import TileServer

@@ -1,4 +1,5 @@
 import Foundation
+import TestHTTPClient
 import Testing
 import TileHTTP
 @testable import TileServer

@@ -1,42 +1,56 @@
+// A blocking loopback HTTP client for the live tests of the server's targets.
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
+import Foundation
 import Sockets
 
 /// A response as read off the wire.
-struct RawResponse: Sendable {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
+public struct RawResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    /// Its Content-Length (0 when it has none): a HEAD answer's says what GET's body would be.
+    public var length: Int { header("content-length").flatMap { Int($0) } ?? 0 }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A small blocking test client on a raw socket: sends any bytes (well-formed or not) and
 /// reads responses one by one, knowing only Content-Length framing (all tilelayer uses).
 /// `@unchecked Sendable`: a test uses it from one thread at a time.
-final class RawHTTPClient: @unchecked Sendable {
-    let socket: Socket
+public final class RawHTTPClient: @unchecked Sendable {
+    public let socket: Socket
     private var buffer: [UInt8] = []
+    /// The head of the last response read, as sent, without the empty line that ends it.
+    public private(set) var lastHead = ""
 
-    init(port: Int, timeoutSeconds: Int = 10) throws {
+    /// Connects to `port` on 127.0.0.1; a read waits at most `timeoutSeconds`; `receiveBuffer`
+    /// sets the socket's receive buffer (SO_RCVBUF), to make the server's writes stop short.
+    public init(port: Int, timeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
         socket = try Socket.connect(host: "127.0.0.1", port: port)
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
     }
 
     deinit { socket.close() }
 
-    func send(_ text: String) {
+    public var descriptor: Int32 { socket.descriptor }
+
+    public func send(_ text: String) {
         send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(socket.descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -45,8 +59,11 @@ final class RawHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// Ends the sending half (the server reads end-of-file).
+    public func finishSending() { shutdown(socket.descriptor, Int32(SHUT_WR)) }
+
     /// How a read ended.
-    enum ReadEnd: Equatable { case data, endOfFile, timeout, reset }
+    public enum ReadEnd: Equatable, Sendable { case data, endOfFile, timeout, reset }
 
     /// Reads more bytes.
     @discardableResult
@@ -61,8 +78,9 @@ final class RawHTTPClient: @unchecked Sendable {
         return errno == EAGAIN || errno == EWOULDBLOCK ? .timeout : .reset
     }
 
-    /// Reads one response; `head` true for a HEAD request (no body follows whatever Content-Length says).
-    func readResponse(head: Bool = false) -> RawResponse? {
+    /// Reads one response; `head` true for a HEAD request (no body follows whatever
+    /// Content-Length says). Nil on end of file, a reset or a timeout before it is whole.
+    public func readResponse(head: Bool = false) -> RawResponse? {
         var headEnd: Int?
         while headEnd == nil {
             if let range = find([13, 10, 13, 10]) { headEnd = range } else if fill() != .data { return nil }
@@ -75,6 +93,7 @@ final class RawHTTPClient: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
+        lastHead = headText
         buffer.removeFirst(headEnd! + 4)
         let length = head || status == 204 || status == 304 ? 0
             : Int(headers.first { $0.0.lowercased() == "content-length" }?.1 ?? "0") ?? 0
@@ -84,14 +103,19 @@ final class RawHTTPClient: @unchecked Sendable {
         return RawResponse(status: status, headers: headers, body: body)
     }
 
-    /// Whether the server closed the connection in order: end of file with nothing buffered. A
-    /// receive timeout (the server kept it open) or a reset is not a close.
-    func isClosedByPeer() -> Bool {
-        buffer.isEmpty && fill() == .endOfFile
+    /// How the connection ends once everything buffered is consumed: end-of-file (the server
+    /// closed in order), a reset, or a timeout (the server kept it open), never confused.
+    public func ending() -> ReadEnd {
+        guard buffer.isEmpty else { return .data }
+        return fill()
     }
 
+    /// Whether the server closed the connection in order: end of file with nothing buffered. A
+    /// receive timeout (the server kept it open) or a reset is not a close.
+    public func isClosedByPeer() -> Bool { ending() == .endOfFile }
+
     /// One GET (or other method) and its response.
-    func request(_ path: String, method: String = "GET", headers: [String] = []) -> RawResponse? {
+    public func request(_ path: String, method: String = "GET", headers: [String] = []) -> RawResponse? {
         send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
         return readResponse(head: method == "HEAD")
     }
