@@ -1,17 +1,22 @@
 // A blocking loopback HTTP client for the live tests of the server's targets.
+// It knows only Content-Length framing (no body after HEAD, 204 or 304), and a read gives up
+// after its timeout of silence.
 
 #if canImport(Glibc)
 import Glibc
-#endif
 import Foundation
 import Sockets
 
 /// A response as read off the wire.
 public struct RawResponse: Sendable {
+    /// The status code.
     public var status: Int
+    /// The header fields in order, names as sent, values trimmed.
     public var headers: [(String, String)]
+    /// The body (empty for HEAD, 204 and 304).
     public var body: [UInt8]
 
+    /// The first field named `name` (any case), nil when there is none.
     public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
@@ -19,6 +24,7 @@ public struct RawResponse: Sendable {
     /// Its Content-Length (0 when it has none): a HEAD answer's says what GET's body would be.
     public var length: Int { header("content-length").flatMap { Int($0) } ?? 0 }
 
+    /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
@@ -26,13 +32,14 @@ public struct RawResponse: Sendable {
 /// reads responses one by one, knowing only Content-Length framing (all tilelayer uses).
 /// `@unchecked Sendable`: a test uses it from one thread at a time.
 public final class RawHTTPClient: @unchecked Sendable {
-    public let socket: Socket
+    private let socket: Socket
     private var buffer: [UInt8] = []
     /// The head of the last response read, as sent, without the empty line that ends it.
     public private(set) var lastHead = ""
 
-    /// Connects to `port` on 127.0.0.1; a read waits at most `timeoutSeconds`; `receiveBuffer`
-    /// sets the socket's receive buffer (SO_RCVBUF), to make the server's writes stop short.
+    /// Connects to `port` on 127.0.0.1. A read gives up after `timeoutSeconds` without data;
+    /// `receiveBuffer` sets the socket's receive buffer (SO_RCVBUF), to make the server's writes
+    /// stop short.
     public init(port: Int, timeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
         socket = try Socket.connect(host: "127.0.0.1", port: port)
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -44,12 +51,15 @@ public final class RawHTTPClient: @unchecked Sendable {
 
     deinit { socket.close() }
 
+    /// The socket's descriptor, for options a test sets itself (SO_LINGER for a reset).
     public var descriptor: Int32 { socket.descriptor }
 
+    /// Sends `text`'s UTF-8 bytes (as much as the server takes; a closed peer ends it early).
     public func send(_ text: String) {
         send(Array(text.utf8))
     }
 
+    /// Sends `bytes` (as much as the server takes; a closed peer ends it early).
     public func send(_ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
@@ -79,7 +89,8 @@ public final class RawHTTPClient: @unchecked Sendable {
     }
 
     /// Reads one response; `head` true for a HEAD request (no body follows whatever
-    /// Content-Length says). Nil on end of file, a reset or a timeout before it is whole.
+    /// Content-Length says). Nil on end of file, a reset or a timeout before it is whole, or an
+    /// unreadable status line.
     public func readResponse(head: Bool = false) -> RawResponse? {
         var headEnd: Int?
         while headEnd == nil {
@@ -128,3 +139,4 @@ public final class RawHTTPClient: @unchecked Sendable {
         return nil
     }
 }
+#endif

@@ -75,7 +75,7 @@ import TestThreads
             for offset in 0 ... 9 {
                 let piece = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ length &+ 1) }
                 let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { memory -> [UInt8] in
-                    _ = memory.initialize(repeating: 0xAA)
+                    memory.initialize(repeating: 0xAA)
                     var writer = ByteWriter(memory)
                     for _ in 0 ..< offset { writer.write(UInt8(ascii: "-")) }
                     piece.withUnsafeBufferPointer { writer.write($0) }
@@ -188,7 +188,7 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1 << 20,
                                                          flushInterval: 3600, descriptor: log.write)
         }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             for index in 0 ..< 50 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(client.readResponse()?.status == 200)
@@ -208,7 +208,7 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .json, bufferBytes: 1000,
                                                          flushInterval: 0.2, descriptor: log.write)
         }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             for index in 0 ..< 30 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(client.readResponse()?.status == 200)
@@ -247,7 +247,7 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 16 << 10,
                                                          flushInterval: 3600, descriptor: file)
         }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             for index in 0 ..< 400 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(client.readResponse()?.status == 200)
@@ -271,7 +271,7 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1 << 20,
                                                          flushInterval: 3600, descriptor: log.write)
         }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             for index in 0 ..< 40 {
                 let sent = Date()
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -303,7 +303,7 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .json, bufferBytes: 512,
                                                          flushInterval: 3600, descriptor: log.write)
         }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             for target in ["/bytes/2", long, "/bytes/3"] {
                 client.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(client.readResponse()?.status == 200)
@@ -327,7 +327,7 @@ import TestThreads
             $0.accessLogSettings = HTTPAccessLogSettings(enabled: true, format: .text, bufferBytes: 1000,
                                                          flushInterval: 0.05, descriptor: log.write)
         }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             for index in 0 ..< 200 {
                 client.send("GET /bytes/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(client.readResponse()?.status == 200)

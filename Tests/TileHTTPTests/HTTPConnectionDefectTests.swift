@@ -19,7 +19,7 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func anEmptyLineFloodIsCutOffAtTheHeaderLimit(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.limits.maxHeaderBytes = 4096 }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             client.send(String(repeating: "\r\n", count: 8192))
             let answer = try #require(client.readResponse())
             #expect(answer.status == 431)
@@ -32,7 +32,7 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func answersAfterASuspendedReadAreNotLostToAReset(transport: IOTransport) async throws {
         try await withLiveServer(transport) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             client.send("GET /later/5 HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /bytes/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 + "GET /bytes/9 HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -48,10 +48,10 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func theOverloadAnswerIsReadable(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.maxConnections = 1 }) { port in
-            let first = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let first = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             first.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(first.readResponse()?.status == 200)
-            let second = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let second = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             second.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
             usleep(200_000)
             let answer = try #require(second.readResponse())
@@ -64,7 +64,7 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func aPendingAnswerTimesOutAndASecondCompletionIsIgnored(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.answerTimeout = 0.5 }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             client.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
             let answer = try #require(client.readResponse())
             #expect(answer.status == 503)
@@ -73,7 +73,7 @@ import TestThreads
         // The completion comes 20 ms later from a global queue, which tests running alongside
         // may hold up past half a second: a deadline no load reaches.
         try await withLiveServer(transport, configure: { $0.answerTimeout = 30 }) { port in
-            let twice = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let twice = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             twice.send("GET /twice/4 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(twice.readResponse()?.status == 200)
             twice.send("GET /bytes/3 HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -87,7 +87,7 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func expectContinueGetsItsFinalStatusAtOnce(transport: IOTransport) async throws {
         try await withLiveServer(transport) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             client.send("POST /bytes/2 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
             let answer = try #require(client.readResponse())
             #expect(answer.status == 200)
@@ -98,19 +98,19 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func versionTargetAndFieldRulesOnTheWire(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.limits.maxHeaderFields = 8 }) { port in
-            let later = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let later = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             later.send("GET /bytes/1 HTTP/1.7\r\nHost: x\r\n\r\n")
             #expect(later.readResponse()?.status == 200)
 
-            let star = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let star = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             star.send("GET * HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(star.readResponse()?.status == 400)
 
-            let absolute = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let absolute = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             absolute.send("GET http://tiles.example.org/host HTTP/1.1\r\nHost: other\r\n\r\n")
             #expect(absolute.readResponse().map { String(decoding: $0.body, as: UTF8.self) } == "tiles.example.org\n")
 
-            let fields = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let fields = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             fields.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n" + (0 ..< 9).map { "X-\($0): v\r\n" }.joined() + "\r\n")
             #expect(fields.readResponse()?.status == 431)
         }
@@ -119,12 +119,12 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func slowHeadersGet408AndIdleConnectionsClose(transport: IOTransport) async throws {
         try await withLiveServer(transport, configure: { $0.headerTimeout = 0.4; $0.idleTimeout = 0.6 }) { port in
-            let slow = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let slow = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             slow.send("GET /bytes/1 HTTP/1.1\r\n")
             #expect(slow.readResponse()?.status == 408)
             #expect(slow.ending() == .endOfFile)
 
-            let idle = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let idle = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             idle.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(idle.readResponse()?.status == 200)
             #expect(idle.ending() == .endOfFile, "closed after the idle timeout, not left open")
@@ -136,7 +136,7 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func shutdownClosesIdleConnectionsInOrder(transport: IOTransport) async throws {
         let (server, port) = try startedServer(transport)
-        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+        let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
         client.send("GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
         await withCheckedContinuation { continuation in server.shutdown(gracePeriod: 3) { continuation.resume() } }
@@ -155,7 +155,7 @@ import TestThreads
         // loaded machine).
         let taken = DispatchSemaphore(value: 0)
         let (server, port) = try startedServer(transport, responder: SignallingResponder(taken: taken))
-        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+        let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
         client.send("GET /slow/10 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(taken.wait(timeout: .now() + 10) == .success, "the server took the request")
         let first = DispatchSemaphore(value: 0)

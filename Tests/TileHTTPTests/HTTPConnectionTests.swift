@@ -16,7 +16,7 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func pipelinedAnswersBeyondTheHighWaterMarkAllArrive(transport: IOTransport) async throws {
         try await withLiveServer(transport) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5, receiveBuffer: 8 << 20)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout, receiveBuffer: 8 << 20)
             let sizes = [700_000, 700_000, 10, 700_000, 5]
             client.send(sizes.map { "GET /bytes/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
             for size in sizes {
@@ -32,7 +32,7 @@ import TestThreads
     @Test(arguments: IOTransport.available, ["bytes", "later"])
     func halfClosedClientGetsEveryPipelinedAnswer(transport: IOTransport, kind: String) async throws {
         try await withLiveServer(transport) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             let sizes = [3, 100_000, 7]
             client.send(sizes.map { "GET /\(kind)/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
             client.finishSending()
@@ -56,7 +56,7 @@ import TestThreads
         // (seconds in a debug build on a loaded machine) past the client's 5 s read timeout.
         for request in requests where request.path == "file" { _ = PatternFile.shared(count: request.count) }
         try await withLiveServer(transport) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5, receiveBuffer: 64 << 10)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout, receiveBuffer: 64 << 10)
             client.send(requests.map { "\($0.method) /\($0.path)/\($0.count) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
             for request in requests {
                 let answer = try #require(client.readResponse(head: request.method == "HEAD"))
@@ -78,14 +78,14 @@ import TestThreads
         _ = PatternFile.shared(count: 8_000_000)  // made before the server: not on its loops
         try await withLiveServer(transport) { port in
             for _ in 0 ..< 3 {
-                let client = try RawHTTPClient(port: port, timeoutSeconds: 5, receiveBuffer: 16 << 10)
+                let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout, receiveBuffer: 16 << 10)
                 client.send("GET /\(kind)/8000000 HTTP/1.1\r\nHost: x\r\n\r\n")
                 var reset = linger(l_onoff: 1, l_linger: 0)
                 setsockopt(client.descriptor, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
                 usleep(50_000)
             }
             usleep(200_000)
-            let after = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let after = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             after.send("GET /bytes/10 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try #require(after.readResponse()).status == 200)
         }
@@ -96,7 +96,7 @@ import TestThreads
     @Test(arguments: IOTransport.available)
     func aClientIsNotReadWhileItsAnswerIsPending(transport: IOTransport) async throws {
         try await withLiveServer(transport) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             client.send("GET /slow/5 HTTP/1.1\r\nHost: x\r\n\r\n")
             usleep(100_000)
             _ = fcntl(client.descriptor, F_SETFL, fcntl(client.descriptor, F_GETFL, 0) | O_NONBLOCK)

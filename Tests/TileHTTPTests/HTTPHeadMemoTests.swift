@@ -81,7 +81,7 @@ import TestThreads
     func aMarkedAnswerIsGivenAgainUntilItIsRevoked(transport: IOTransport) async throws {
         let responder = ReusingResponder()
         try await withLiveServer(transport, responder: responder, configure: { $0.reusedAnswerLifetime = 60 }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             #expect(text(client) == "answer 1\n", "a head seen once is only noted")
             #expect(text(client) == "answer 2\n", "remembered the second time, with its answer")
             #expect(text(client) == "answer 2\n")
@@ -106,7 +106,7 @@ import TestThreads
     @Test func aServerWhoseAnswersLiveNoTimeAsksEachTime() async throws {
         let responder = ReusingResponder()
         try await withLiveServer(.platformDefault, responder: responder, configure: { $0.reusedAnswerLifetime = 0 }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             for call in 1 ... 4 { #expect(text(client) == "answer \(call)\n") }
             #expect(responder.givenAgain.load(ordering: .relaxed) == 0)
         }

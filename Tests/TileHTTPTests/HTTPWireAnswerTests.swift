@@ -196,7 +196,7 @@ extension HTTPWireAnswerTests {
             $0.reusedAnswerLifetime = 60
             $0.eventLoops = 1
         }) { port in
-            let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
             let request = "GET /1/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n"
             var heads = Set<String>()
             // Seen once, remembered with its answer, given again, and laid out on the wire.

@@ -20,3 +20,8 @@ func withLiveServer(
     await withCheckedContinuation { continuation in server.shutdown(gracePeriod: 1) { continuation.resume() } }
     if let failure { throw failure }
 }
+
+/// How long a live test's client waits for data before it gives up (`RawHTTPClient`'s
+/// `timeoutSeconds`): shorter than its default 10 s, since these servers answer at once, and a
+/// test that checks that a server keeps a connection open waits that long each time.
+let liveReadTimeout = 5
