@@ -16,6 +16,10 @@
 # read them. A server's CPU a request and the client's together are what the machine spent.
 # (The client's includes wrk's start, which reads the request list: a few ms in seconds.)
 #
+# The user column splits the server's CPU between user space and the kernel: `task-clock` a
+# request times the share of the server's user ticks in /proc/PID/stat over the same run (ticks
+# of 10 ms, taken by sampling, so a share, not a count; about 500 ticks a 5 s run).
+#
 # Environment (defaults in brackets):
 #   SCENARIO=hot     hot: the 85 tiles of tiles/world (zoom 0-3, memory cache);
 #                    uniform, zipf: scripts/bench-working-set.sh's pyramid and request lists
@@ -122,15 +126,26 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
-printf '%-5s %-18s %10s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "syscalls/req" "switches" "packets" "client us/req"
+printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "user us/req" "syscalls/req" "switches" "packets" "client us/req"
+
+# ticks PIDS: the user and system ticks of processes PIDS (comma-separated), summed
+ticks() {
+    local pid user=0 system=0
+    local -a fields
+    for pid in ${1//,/ }; do
+        read -r -a fields < <(sed 's/.*) //' "/proc/$pid/stat")
+        (( user += fields[11], system += fields[12] ))  # utime and stime: fields 14 and 15
+    done
+    echo "$user $system"
+}
 
 # shellcheck source=bench/median.sh
 source "$SCRIPT_DIR/bench/median.sh"
-declare -A cpu_values=() rps_values=() calls_values=() client_values=() cpu_ratios=() rps_ratios=() total_ratios=()
+declare -A cpu_values=() user_values=() rps_values=() calls_values=() client_values=() cpu_ratios=() user_ratios=() rps_ratios=() total_ratios=()
 log_shares=""
 read -r -a order <<<"$servers"
 for (( round = 1; round <= ROUNDS; round++ )); do
-    declare -A cpu_of=() rps_of=() client_of=()
+    declare -A cpu_of=() user_of=() rps_of=() client_of=()
     # Alternate the order each round, so neither side always runs first after a warm page cache.
     if (( round % 2 == 0 )); then mapfile -t list < <(printf '%s\n' "${order[@]}" | tac); else list=("${order[@]}"); fi
     for server in "${list[@]}"; do
@@ -146,11 +161,13 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${warmup}s" -s "$SCRIPT_DIR/bench/paths.lua" \
                 "http://127.0.0.1:$port/" >/dev/null
         fi
+        read -r user_before system_before < <(ticks "$pids")
         # One perf counts the server's threads for as long as wrk runs, the other wrk itself.
         BENCH_PATHS="$paths" perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit \
             -p "$pids" -o "$TMP/perf.txt" -- perf stat -x, -e task-clock -o "$TMP/client.txt" -- \
             wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" \
             >"$TMP/wrk.txt" || die "perf stat or wrk failed: $(cat "$TMP/perf.txt" "$TMP/client.txt" 2>/dev/null)"
+        read -r user_after system_after < <(ticks "$pids")
         requests=$(awk '/requests in/ { print $1 }' "$TMP/wrk.txt")
         [[ $requests =~ ^[0-9]+$ && $requests -gt 0 ]] || die "$server: wrk made no requests: $(cat "$TMP/wrk.txt")"
         rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$TMP/wrk.txt")
@@ -164,13 +181,17 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             END { printf "%.2f %.2f %.3f %.2f\n", cpu, calls, sw, pk }' "$TMP/perf.txt")
         client=$(awk -F, -v n="$requests" '$3 == "task-clock" { printf "%.2f", $1 * 1000 / n }' "$TMP/client.txt")
         awk -v c="$client" 'BEGIN { exit !(c > 0) }' || die "perf stat counted no CPU time for wrk: $(cat "$TMP/client.txt")"
-        printf '%-5s %-18s %10s %12s %12s %10s %10s %14s\n' "$round" "$server" "$rps" "$cpu" "$calls" "$switches" "$packets" "$client"
-        cpu_of[$server]=$cpu; rps_of[$server]=$rps; client_of[$server]=$client
-        cpu_values[$server]+=" $cpu"; rps_values[$server]+=" $rps"; calls_values[$server]+=" $calls"; client_values[$server]+=" $client"
+        user=$(awk -v c="$cpu" -v u=$(( user_after - user_before )) -v k=$(( system_after - system_before )) \
+            'BEGIN { printf "%.2f", (u + k > 0 ? c * u / (u + k) : 0) }')
+        printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s\n' "$round" "$server" "$rps" "$cpu" "$user" "$calls" "$switches" "$packets" "$client"
+        cpu_of[$server]=$cpu; user_of[$server]=$user; rps_of[$server]=$rps; client_of[$server]=$client
+        cpu_values[$server]+=" $cpu"; user_values[$server]+=" $user"; rps_values[$server]+=" $rps"; calls_values[$server]+=" $calls"
+        client_values[$server]+=" $client"
     done
     for server in "${order[@]}"; do
         [[ $server == nginx ]] && continue
         cpu_ratios[$server]+=" $(awk -v a="${cpu_of[$server]}" -v b="${cpu_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
+        user_ratios[$server]+=" $(awk -v a="${user_of[$server]}" -v b="${user_of[nginx]}" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
         rps_ratios[$server]+=" $(awk -v a="${rps_of[$server]}" -v b="${rps_of[nginx]}" 'BEGIN { printf "%.3f", a / b }')"
         total_ratios[$server]+=" $(awk -v a="${cpu_of[$server]}" -v ac="${client_of[$server]}" -v b="${cpu_of[nginx]}" \
             -v bc="${client_of[nginx]}" 'BEGIN { printf "%.3f", (a + ac) / (b + bc) }')"
@@ -179,19 +200,20 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         log_shares+=" $(awk -v logged="${cpu_of[tilelayer-logged]}" -v plain="${cpu_of[tilelayer]}" \
             'BEGIN { printf "%.3f", (logged - plain) / logged }')"
     fi
-    unset cpu_of rps_of client_of
+    unset cpu_of user_of rps_of client_of
 done
 
 echo "== medians of $ROUNDS rounds"
 for server in "${order[@]}"; do
-    printf '   %-18s %8.0f req/s  %6.2f us CPU a request  %5.2f system calls a request  client (wrk) %6.2f us a request\n' "$server" \
-        "$(median <<<"${rps_values[$server]}")" "$(median <<<"${cpu_values[$server]}")" "$(median <<<"${calls_values[$server]}")" \
-        "$(median <<<"${client_values[$server]}")"
+    printf '   %-18s %8.0f req/s  %6.2f us CPU a request (user %6.2f)  %5.2f system calls a request  client (wrk) %6.2f us a request\n' \
+        "$server" "$(median <<<"${rps_values[$server]}")" "$(median <<<"${cpu_values[$server]}")" \
+        "$(median <<<"${user_values[$server]}")" "$(median <<<"${calls_values[$server]}")" "$(median <<<"${client_values[$server]}")"
 done
 for server in "${order[@]}"; do
     [[ $server == nginx ]] && continue
     echo "   $server/nginx: CPU a request $(median <<<"${cpu_ratios[$server]}")× (rounds:${cpu_ratios[$server]}), req/s $(median <<<"${rps_ratios[$server]}")× (rounds:${rps_ratios[$server]})"
     echo "   $server/nginx: server and client CPU a request $(median <<<"${total_ratios[$server]}")× (rounds:${total_ratios[$server]})"
+    echo "   $server/nginx: user-space CPU a request $(median <<<"${user_ratios[$server]}")× (rounds:${user_ratios[$server]})"
 done
 if (( LOG_SHARE )); then
     # A share measured on a server that logged nothing would say nothing.

@@ -7,11 +7,19 @@
 // One connection, request and answer in turn (with STREAM=1 in the environment: no requests,
 // the answers back to back while the client drains them on its own thread, so the sender's
 // CPU is not mostly the turn's wake-ups); prints the sending thread's CPU (user + system,
-// getrusage) a response. Build and run (docs/performance.md, stops 35 and 36):
+// getrusage) a response. With SPREAD=FILE each response's 9 pages are taken at a pseudo-random
+// place in FILE (the same sequence every run), e.g. the working set's 0.8 GB MBTiles file,
+// mapped whole with MAP_POPULATE, which reads it in before the timing: the bytes are then
+// mostly not in the CPU's caches, as in a working set larger than they are (only writev's
+// sender reads them; vmsplice and sendfile hand on the pages). Without SPREAD every response
+// sends the same 36 KB, always cached.
+// Build and run (docs/performance.md, stops 35, 36 and 37):
 //   head -c 36864 /dev/urandom >/tmp/vs/data
 //   gcc -O2 -o /tmp/vs/send-modes scripts/bench/send-modes.c -lpthread
 //   for i in 1 2 3 4 5; do for m in 0 1 2; do /tmp/vs/send-modes $m 100000; done; done | sort
 //   for i in 1 2 3 4 5; do for m in 0 1 2; do STREAM=1 /tmp/vs/send-modes $m 200000; done; done | sort
+//   f=/tmp/tilelayer-working-set/tiles.mbtiles
+//   for i in 1 2 3 4 5 6 7; do for m in 0 1 2; do SPREAD=$f STREAM=1 /tmp/vs/send-modes $m 150000; done; done | sort
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -59,8 +67,16 @@ int main(int argc, char **argv) {
     mode = atoi(argv[1]);
     stream = getenv("STREAM") != NULL && atoi(getenv("STREAM")) == 1;
     if (argc > 2) iterations = atoi(argv[2]);
-    int f = open("/tmp/vs/data", O_RDONLY);
-    char *map = mmap(NULL, SEGS * PAGE, PROT_READ, MAP_SHARED, f, 0);
+    const char *spread = getenv("SPREAD");
+    const char *path = spread ? spread : "/tmp/vs/data";
+    int f = open(path, O_RDONLY);
+    off_t fsize = f < 0 ? -1 : lseek(f, 0, SEEK_END);
+    if (fsize < SEGS * PAGE) { fprintf(stderr, "send-modes: %s: not readable, or under %d pages\n", path, SEGS); return 1; }
+    size_t maplen = spread ? (size_t)fsize : SEGS * PAGE;
+    char *base = mmap(NULL, maplen, PROT_READ, MAP_SHARED | (spread ? MAP_POPULATE : 0), f, 0);
+    if (base == MAP_FAILED) { perror("send-modes: mmap"); return 1; }
+    long places = spread ? (long)(fsize / PAGE) - SEGS + 1 : 1;  // where 9 whole pages start
+    srand(7);
     headlen = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: %zu\r\n\r\n", body);
     int l = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -76,6 +92,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < iterations; i++) {
         size_t got = 0;
         while (!stream && got < 18) { ssize_t n = recv(c, req, sizeof req, 0); if (n <= 0) return 2; got += n; calls++; }
+        long at = rand() % places;
+        char *map = base + at * PAGE;
         struct iovec v[SEGS + 1];
         v[0].iov_base = head; v[0].iov_len = headlen;
         for (int k = 0; k < SEGS; k++) { v[k + 1].iov_base = map + k * PAGE + 4; v[k + 1].iov_len = SEG; }
@@ -85,7 +103,7 @@ int main(int argc, char **argv) {
                 while (n > 0 && cnt) { if ((size_t)n >= iv->iov_len) { n -= iv->iov_len; iv++; cnt--; } else { iv->iov_base = (char *)iv->iov_base + n; iv->iov_len -= n; n = 0; } } }
         } else if (mode == 2) {
             send(c, head, headlen, MSG_MORE); calls++;
-            off_t o = 0; size_t left = body;
+            off_t o = at * PAGE; size_t left = body;
             while (left) { ssize_t m = sendfile(c, f, &o, left); calls++; if (m <= 0) return 7; left -= m; }
         } else {
             send(c, head, headlen, MSG_MORE); calls++;
