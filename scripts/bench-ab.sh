@@ -45,7 +45,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+# shellcheck source=bench/cpu-ticks.sh
+source "$SCRIPT_DIR/bench/cpu-ticks.sh"
+# total_ticks PID: user and system ticks together
+total_ticks() { local user system; read -r user system < <(cpu_ticks "$1"); echo $(( user + system )); }
 run_wrk() { BENCH_PATHS=$PATHS wrk -t 2 -c "$CONNECTIONS" -d "$1s" --timeout 5s -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$PORT/"; }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -65,9 +68,9 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         # shellcheck disable=SC2086
         [[ -n $WARM ]] && find $WARM -type f -print0 | xargs -0 cat >/dev/null
         (( WARMUP > 0 )) && run_wrk "$WARMUP" >/dev/null
-        before=$(cpu_ticks "$SERVER_PID")
+        before=$(total_ticks "$SERVER_PID")
         line=$(run_wrk "$DURATION" | grep '^BENCH ') || die "no summary from wrk"
-        after=$(cpu_ticks "$SERVER_PID")
+        after=$(total_ticks "$SERVER_PID")
         declare -A v=()
         for kv in ${line#BENCH }; do v[${kv%%=*}]=${kv#*=}; done
         errors=$(( v[err_connect] + v[err_read] + v[err_write] + v[err_timeout] + v[err_status] ))

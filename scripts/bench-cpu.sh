@@ -128,16 +128,8 @@ echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f
 echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
 printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "user us/req" "syscalls/req" "switches" "packets" "client us/req"
 
-# ticks PIDS: the user and system ticks of processes PIDS (comma-separated), summed
-ticks() {
-    local pid user=0 system=0
-    local -a fields
-    for pid in ${1//,/ }; do
-        read -r -a fields < <(sed 's/.*) //' "/proc/$pid/stat")
-        (( user += fields[11], system += fields[12] ))  # utime and stime: fields 14 and 15
-    done
-    echo "$user $system"
-}
+# shellcheck source=bench/cpu-ticks.sh
+source "$SCRIPT_DIR/bench/cpu-ticks.sh"
 
 # shellcheck source=bench/median.sh
 source "$SCRIPT_DIR/bench/median.sh"
@@ -161,13 +153,13 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${warmup}s" -s "$SCRIPT_DIR/bench/paths.lua" \
                 "http://127.0.0.1:$port/" >/dev/null
         fi
-        read -r user_before system_before < <(ticks "$pids")
+        read -r user_before system_before < <(cpu_ticks ${pids//,/ })
         # One perf counts the server's threads for as long as wrk runs, the other wrk itself.
         BENCH_PATHS="$paths" perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit \
             -p "$pids" -o "$TMP/perf.txt" -- perf stat -x, -e task-clock -o "$TMP/client.txt" -- \
             wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" \
             >"$TMP/wrk.txt" || die "perf stat or wrk failed: $(cat "$TMP/perf.txt" "$TMP/client.txt" 2>/dev/null)"
-        read -r user_after system_after < <(ticks "$pids")
+        read -r user_after system_after < <(cpu_ticks ${pids//,/ })
         requests=$(awk '/requests in/ { print $1 }' "$TMP/wrk.txt")
         [[ $requests =~ ^[0-9]+$ && $requests -gt 0 ]] || die "$server: wrk made no requests: $(cat "$TMP/wrk.txt")"
         rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$TMP/wrk.txt")

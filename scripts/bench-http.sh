@@ -349,15 +349,13 @@ ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
 
 # CPU seconds used so far by a server (tilelayer's process, or nginx's master and workers):
 # "user system", so a run shows where the cost is (the process's code, or the kernel's).
+# shellcheck source=bench/cpu-ticks.sh
+source "$SCRIPT_DIR/bench/cpu-ticks.sh"
 cpu_seconds() {
-    local pids=$1 pid user=0 system=0 ticks fields
-    ticks=$(getconf CLK_TCK)
-    for pid in $pids; do
-        [[ -r /proc/$pid/stat ]] || continue
-        read -r -a fields <<<"$(awk '{ sub(/.*\) /, ""); print $12, $13 }' "/proc/$pid/stat")"
-        user=$(( user + fields[0] )); system=$(( system + fields[1] ))
-    done
-    awk -v u="$user" -v s="$system" -v k="$ticks" 'BEGIN { printf "%.3f %.3f", u / k, s / k }'
+    local user system
+    # shellcheck disable=SC2086 # the pids, one word each
+    read -r user system < <(cpu_ticks $1)
+    awk -v u="$user" -v s="$system" -v k="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f %.3f", u / k, s / k }'
 }
 server_pids() { if [[ $1 == tilelayer ]]; then echo "$TL_PID"; else echo "$NG_PID $(pgrep -P "$NG_PID" | tr '\n' ' ')"; fi; }
 

@@ -69,12 +69,12 @@ cmp <(curl -fs "http://127.0.0.1:$NG_PORT$first") "$TILES$first" || die "nginx's
 
 warm_page_cache() { warm_working_set "$DATA"; }
 
+# shellcheck source=bench/cpu-ticks.sh
+source "$SCRIPT_DIR/bench/cpu-ticks.sh"
 cpu_seconds() { # user+system seconds of the given pids
-    local total=0 pid
-    for pid in "$@"; do
-        [[ -r /proc/$pid/stat ]] && total=$(( total + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat") ))
-    done
-    awk -v t="$total" -v k="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / k }'
+    local user system
+    read -r user system < <(cpu_ticks "$@")
+    awk -v t=$(( user + system )) -v k="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / k }'
 }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
