@@ -72,7 +72,7 @@ import TestThreads
 
     private func text(_ client: RawHTTPClient, _ head: String = "GET /reusable HTTP/1.1\r\nHost: x\r\n\r\n") -> String? {
         client.send(head)
-        return client.readResponse().map { String(decoding: $0.body, as: UTF8.self) }
+        return client.readResponse()?.text
     }
 
     /// The lifetime is a minute here, so only a revoke ends an answer's reuse (its end by time

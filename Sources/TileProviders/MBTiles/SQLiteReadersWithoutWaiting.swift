@@ -123,7 +123,7 @@ final class SQLiteReadersWithoutWaiting: Sendable {
             var lease: SQLiteReaderLease?
             let now = Self.now
             slot.reader.lastRead = now
-            Self.endTransaction(of: &slot.reader, ifBegunBefore: deadline(now))
+            Self.endTransaction(of: &slot.reader, ifBegunBefore: Self.time(lifetimeNanoseconds, before: now))
             var outcome: Result?
             do throws(TileProviderError) {
                 if slot.reader.transactionBegan == 0 {
@@ -168,8 +168,8 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     private func endTransactionsNoReadEnded() {
         releaserArmed.store(false, ordering: .releasing)
         let now = Self.now
-        let deadline = deadline(now)
-        let mappingDeadline = now > mappingNanoseconds ? now - mappingNanoseconds : 0
+        let deadline = Self.time(lifetimeNanoseconds, before: now)
+        let mappingDeadline = Self.time(mappingNanoseconds, before: now)
         var transactionsOpen = false, mappingsHeld = false
         for slot in slots {
             let held = slot.withReaderIfFree { reader -> (transaction: Bool, mapping: Bool) in
@@ -216,8 +216,9 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
-    /// When a transaction begun before is `transactionLifetime` old, at `now`.
-    private func deadline(_ now: UInt64) -> UInt64 { now > lifetimeNanoseconds ? now - lifetimeNanoseconds : 0 }
+    /// `span` nanoseconds before `now` (0 when `now` is earlier): what began before it is `span`
+    /// old at `now`.
+    private static func time(_ span: UInt64, before now: UInt64) -> UInt64 { now > span ? now - span : 0 }
 
     /// Monotonic nanoseconds (Dispatch's uptime clock, the releaser's), never 0: 0 marks "none"
     /// in `Reader`.
