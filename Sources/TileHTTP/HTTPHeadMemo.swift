@@ -44,6 +44,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
         }
     }
 
+    /// The header sections of the heads this memo does not know (`HTTPFieldSectionMemo`).
+    let fieldSections = HTTPFieldSectionMemo()
     /// The seed of `hash(_:)`.
     private let seed: UInt64
     /// Slots, one entry each, in pairs: a head's hash chooses a pair (`pair`), and the head takes

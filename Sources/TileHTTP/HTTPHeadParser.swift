@@ -7,39 +7,32 @@ enum HTTPHeadParser {
 
     /// Parses `head`, which ends with the empty line. Read in place on the buffer's memory with
     /// integer offsets: no slices, iterators or intermediate strings but the request's own.
-    static func parse(_ head: ArraySlice<UInt8>, maxFields: Int = HTTPParserLimits.defaultHeaderFields)
-        throws(HTTPParseError) -> HTTPRequest
-    {
+    /// `sections`, when given, is the loop's memo of header sections: one parsed before under
+    /// the same limit is not parsed again.
+    static func parse(
+        _ head: ArraySlice<UInt8>, maxFields: Int = HTTPParserLimits.defaultHeaderFields,
+        sections: HTTPFieldSectionMemo? = nil
+    ) throws(HTTPParseError) -> HTTPRequest {
         let parsed = head.withUnsafeBufferPointer { bytes in
-            Result { () throws(HTTPParseError) -> HTTPRequest in try parse(bytes, maxFields: maxFields) }
+            Result { () throws(HTTPParseError) -> HTTPRequest in try parse(bytes, maxFields: maxFields, sections: sections) }
         }
         return try parsed.get()
     }
 
-    private static func parse(_ head: UnsafeBufferPointer<UInt8>, maxFields: Int) throws(HTTPParseError) -> HTTPRequest {
-        // Line by line: `position` is where the next line starts.
+    private static func parse(
+        _ head: UnsafeBufferPointer<UInt8>, maxFields: Int, sections: HTTPFieldSectionMemo?
+    ) throws(HTTPParseError) -> HTTPRequest {
         var position = 0
-        func nextLine() -> Range<Int>? {
-            guard position < head.count else { return nil }
-            var end = position
-            while end < head.count && head[end] != lf { end += 1 }
-            var line = position ..< end
-            position = min(end + 1, head.count)
-            if line.upperBound > line.lowerBound && head[line.upperBound - 1] == cr { line = line.lowerBound ..< line.upperBound - 1 }
-            return line
-        }
-        guard let requestLine = nextLine(), !requestLine.isEmpty else { throw .malformedRequestLine }
+        guard let requestLine = nextLine(of: head, from: &position), !requestLine.isEmpty else { throw .malformedRequestLine }
         let (method, targetRange, version) = try parseRequestLine(head, requestLine)
-        var headers = HTTPHeaders(reservingCapacity: min(maxFields, 16))
-        while let line = nextLine() {
-            // The head ends with an empty line (and the parser hands over nothing after it).
-            if line.isEmpty {
-                for index in position ..< head.count where head[index] != cr && head[index] != lf { throw .malformedHeader }
-                break
+        let fieldsStart = position
+        var headers: HTTPHeaders
+        if let sections {
+            headers = try sections.fields(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: head[fieldsStart...])), maxFields: maxFields) {
+                () throws(HTTPParseError) in try parseFields(head, from: fieldsStart, maxFields: maxFields)
             }
-            if headers.count >= maxFields { throw .tooManyHeaderFields(limit: maxFields) }
-            let (name, value) = try parseField(head, line)
-            headers.add(name, value)
+        } else {
+            headers = try parseFields(head, from: fieldsStart, maxFields: maxFields)
         }
         // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
         if version == .http1_1 && headers.count(of: .host) != 1 { throw .missingOrDuplicateHost }
@@ -57,6 +50,37 @@ enum HTTPHeadParser {
     }
 
     private static let lf = UInt8(ascii: "\n")
+
+    /// The line of `head` that starts at `position` (without its CRLF or LF), moving `position`
+    /// to the next one; nil at the end.
+    private static func nextLine(of head: UnsafeBufferPointer<UInt8>, from position: inout Int) -> Range<Int>? {
+        guard position < head.count else { return nil }
+        var end = position
+        while end < head.count && head[end] != lf { end += 1 }
+        var line = position ..< end
+        position = min(end + 1, head.count)
+        if line.upperBound > line.lowerBound && head[line.upperBound - 1] == cr { line = line.lowerBound ..< line.upperBound - 1 }
+        return line
+    }
+
+    /// The field lines of `head` from `start` to the empty line that ends it.
+    private static func parseFields(
+        _ head: UnsafeBufferPointer<UInt8>, from start: Int, maxFields: Int
+    ) throws(HTTPParseError) -> HTTPHeaders {
+        var position = start
+        var headers = HTTPHeaders(reservingCapacity: min(maxFields, 16))
+        while let line = nextLine(of: head, from: &position) {
+            // The head ends with an empty line (and the parser hands over nothing after it).
+            if line.isEmpty {
+                for index in position ..< head.count where head[index] != cr && head[index] != lf { throw .malformedHeader }
+                break
+            }
+            if headers.count >= maxFields { throw .tooManyHeaderFields(limit: maxFields) }
+            let (name, value) = try parseField(head, line)
+            headers.add(name, value)
+        }
+        return headers
+    }
 
     private static func parseRequestLine(_ head: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) throws(HTTPParseError)
         -> (HTTPMethod, Range<Int>, HTTPVersion)

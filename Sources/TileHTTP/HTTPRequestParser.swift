@@ -138,7 +138,8 @@ public struct HTTPRequestParser: Sendable {
         if case .remembered(let remembered) = known {
             (head, bodyLength) = (remembered, 0)  // only heads without a body are remembered
         } else {
-            head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields)
+            head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields,
+                                            sections: memo?.fieldSections)
             bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
             if let memo, case .unknown(let hash) = known, bodyLength == 0 {
                 head = buffer.withUnsafeBytes {

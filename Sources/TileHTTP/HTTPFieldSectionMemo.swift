@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The header sections an event loop parsed lately (a head's field lines and the empty line
+/// after them, without the request line), by their bytes, with the fields each parses to.
+/// A client's requests mostly differ in their request line alone: a map client asking for tile
+/// after tile sends the same Host, User-Agent, Accept and Referer each time. A section seen
+/// before then costs a hash and a compare instead of a parse of each field, the strings its
+/// values are made into and the array that holds them (the fields are shared, not copied).
+/// The same bytes parse to the same fields under the same field limit, which an entry keeps.
+///
+/// `HTTPHeadMemo` remembers whole heads, for a client that asks for the same thing again; this
+/// serves the heads it does not know, such as a working set walked through.
+///
+/// `@unchecked Sendable`: one per loop, used only on that loop (its thread or serial queue),
+/// where its connections parse.
+final class HTTPFieldSectionMemo: @unchecked Sendable {
+    /// One remembered section: its bytes, their hash, the limit it was parsed under, its fields.
+    private struct Entry {
+        let bytes: [UInt8]
+        let hash: Int
+        let maxFields: Int
+        let fields: HTTPHeaders
+    }
+
+    /// Slots, one entry each: a section's hash chooses its slot.
+    private var slots: [Entry?]
+    /// For each slot, the hash of the last section parsed there and not remembered: a section
+    /// is remembered the second time it is parsed, so sections each seen once (one carrying a
+    /// different validator each time) cost a hash apiece, not an array of their bytes.
+    private var seen: [Int]
+    /// The seed of the hash.
+    private let seed = UInt64.random(in: 0 ... .max)
+    /// Times a section was found remembered, for tests.
+    private(set) var found = 0
+
+    /// Slots in the table, a power of two: the sections of a few dozen different clients.
+    static let slotCount = 64
+    /// Sections longer than this are parsed each time (large cookies).
+    static let maxBytes = 2048
+
+    init() {
+        slots = Array(repeating: nil, count: Self.slotCount)
+        seen = Array(repeating: 0, count: Self.slotCount)
+    }
+
+    /// The fields of `section` (parsed under `maxFields`): the remembered ones when it was
+    /// parsed before under the same limit, else `parse()`'s, remembered if it was parsed just
+    /// before. What `parse` throws is thrown and nothing is remembered.
+    func fields(
+        of section: UnsafeRawBufferPointer, maxFields: Int, parse: () throws(HTTPParseError) -> HTTPHeaders
+    ) throws(HTTPParseError) -> HTTPHeaders {
+        guard section.count <= Self.maxBytes else { return try parse() }
+        let hash = Int(truncatingIfNeeded: ContentHash.xxh64(section, seed: seed))
+        let slot = hash & (Self.slotCount - 1)
+        if let entry = slots[slot], entry.hash == hash, entry.maxFields == maxFields,
+           entry.bytes.count == section.count,
+           entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, section.baseAddress!, section.count) == 0 }) {
+            found += 1
+            return entry.fields
+        }
+        let fields = try parse()
+        if seen[slot] == hash {
+            slots[slot] = Entry(bytes: Array(section), hash: hash, maxFields: maxFields, fields: fields)
+        } else {
+            seen[slot] = hash
+        }
+        return fields
+    }
+}
