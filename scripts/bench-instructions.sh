@@ -46,6 +46,8 @@
 #                     scripts/bench/openat2-shim.c preloaded, which answers openat2 with openat
 #                     and cachestat with "all cached" (the files measured are all cached): the
 #                     loops then take the path they take natively.
+#   HEADERS=          browser: each request carries the twelve more header fields a browser
+#                     sends with a map tile (scripts/bench/seq-client.py), instead of Host alone
 #   MBTILES=0         1 (with WORKING_SET): tilelayer serves the pyramid's MBTiles file with no
 #                     memory cache (uncached MBTiles, tiles lent from the file's mapping), nginx
 #                     the extracted folder; the file is read into the page cache first
@@ -63,6 +65,9 @@ KEEP=${KEEP:-0}
 PROFILE=${PROFILE:-0}
 MEMORY=${MEMORY:-1}
 MBTILES=${MBTILES:-0}
+HEADERS=${HEADERS:-}
+[[ -z $HEADERS || $HEADERS == browser ]] || { echo "bench-instructions: HEADERS must be empty or browser" >&2; exit 2; }
+export SEQ_HEADERS=$HEADERS
 [[ $MBTILES == 0 || -n $WORKING_SET ]] || { echo "bench-instructions: MBTILES=1 needs WORKING_SET" >&2; exit 2; }
 export REUSE_SECONDS=${REUSE_SECONDS:-60}
 export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
@@ -141,6 +146,7 @@ echo "   tilelayer:  $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo
 echo "   nginx:      $("$NGINX" -v 2>&1)"
 if [[ -n $WORKING_SET ]]; then
     echo "   requests:   $COUNT measured after $WARMUP, one keep-alive connection, $WORKING_SET list of $(sort -u "$TMP/paths.txt" | wc -l) tiles ($DATA), memory cache 256 MiB"
+    [[ -z $HEADERS ]] || echo "   headers:    a browser's (Host and 12 more fields a request)"
     [[ $MBTILES == 0 ]] || echo "   source:     tilelayer: $DATA/tiles.mbtiles, no memory cache; nginx: the extracted folder"
 else
     echo "   requests:   $COUNT measured after $WARMUP, one keep-alive connection, $(wc -l <"$TMP/paths.txt") tile paths round robin"

@@ -4,18 +4,39 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     public let rawValue: String
     /// The lower-cased name, used for comparison.
     public let canonical: String
+    /// This name's bit among the names looked up in every request (`HTTPHeaders` keeps which of
+    /// them it holds, so a lookup of one it does not hold reads no field); 0 for other names.
+    let bit: UInt16
 
     /// A header name.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
         var bytes = rawValue
         canonical = bytes.withUTF8 { Self.canonical(of: $0, rawValue: rawValue) }
+        bit = Self.bit(of: canonical)
     }
 
     /// A name as the parser read it (ASCII token bytes): lower-cased from the bytes, no second pass.
     init(bytes: UnsafeBufferPointer<UInt8>) {
         rawValue = String(decoding: bytes, as: UTF8.self)
         canonical = Self.canonical(of: bytes, rawValue: rawValue)
+        bit = Self.bit(of: canonical)
+    }
+
+    /// The names a request's handling looks up whether or not they were sent (framing,
+    /// keep-alive, validators, CORS, encodings), lower-cased: each has a bit, its index here.
+    private static let lookedUpInEveryRequest = [
+        "host", "content-length", "transfer-encoding", "connection", "expect",
+        "if-none-match", "if-modified-since", "origin", "accept-encoding",
+    ]
+
+    /// The bit of the name whose lower-cased form is `canonical`; 0 when it is none of those.
+    private static func bit(of canonical: String) -> UInt16 {
+        let length = canonical.utf8.count
+        for (index, name) in lookedUpInEveryRequest.enumerated() where name.utf8.count == length && name == canonical {
+            return 1 << index
+        }
+        return 0
     }
 
     /// `rawValue` (whose UTF-8 is `bytes`) with A-Z made a-z (field names are ASCII tokens):

@@ -2,6 +2,11 @@
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order of arrival (or of addition).
     public private(set) var fields: [(name: HTTPHeaderName, value: String)]
+    /// The bits (`HTTPHeaderName.bit`) of the names among `fields`: a request's handling looks
+    /// up names most requests do not send (Content-Length, If-None-Match, Origin…), and each
+    /// such lookup is then a test of a bit, not a pass over the fields. Kept with every change
+    /// of `fields` (which only this type makes).
+    private var present: UInt16 = 0
 
     /// An empty list.
     public init() {
@@ -16,26 +21,36 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
+        present = fields.reduce(0) { $0 | $1.name.bit }
     }
+
+    /// Whether a field is named `name`.
+    public func contains(_ name: HTTPHeaderName) -> Bool {
+        name.bit != 0 ? present & name.bit != 0 : fields.contains { $0.name == name }
+    }
+
+    /// Whether no field can be named `name`, told from `present` alone.
+    private func surelyLacks(_ name: HTTPHeaderName) -> Bool { present & name.bit == 0 && name.bit != 0 }
 
     /// The first value of `name`, if any.
     public subscript(_ name: HTTPHeaderName) -> String? {
-        fields.first { $0.name == name }?.value
+        surelyLacks(name) ? nil : fields.first { $0.name == name }?.value
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: HTTPHeaderName) -> [String] {
-        fields.compactMap { $0.name == name ? $0.value : nil }
+        surelyLacks(name) ? [] : fields.compactMap { $0.name == name ? $0.value : nil }
     }
 
     /// How many fields are named `name` (no array made).
     public func count(of name: HTTPHeaderName) -> Int {
-        fields.reduce(0) { $1.name == name ? $0 + 1 : $0 }
+        surelyLacks(name) ? 0 : fields.reduce(0) { $1.name == name ? $0 + 1 : $0 }
     }
 
     /// Appends a field (duplicates allowed).
     public mutating func add(_ name: HTTPHeaderName, _ value: String) {
         fields.append((name: name, value: value))
+        present |= name.bit
     }
 
     /// Replaces every field of `name` with one value.
@@ -47,6 +62,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Removes every field of `name`.
     public mutating func remove(_ name: HTTPHeaderName) {
         fields.removeAll { $0.name == name }
+        present &= ~name.bit
     }
 
     /// The number of fields.
