@@ -47,6 +47,39 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         surelyLacks(name) ? 0 : fields.reduce(0) { $1.name == name ? $0 + 1 : $0 }
     }
 
+    /// Whether a field named `name` lists `token` (lower-case ASCII) among its comma-separated
+    /// elements (RFC 9110 §5.6.1), in any case, with optional whitespace around each: read in
+    /// place, no strings made.
+    public func lists(_ token: StaticString, in name: HTTPHeaderName) -> Bool {
+        guard !surelyLacks(name) else { return false }
+        let wanted = UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
+        return fields.contains { field in
+            guard field.name == name else { return false }
+            var value = field.value
+            return value.withUTF8 { Self.list($0, contains: wanted) }
+        }
+    }
+
+    /// Whether the comma-separated list `bytes` has an element equal to `wanted` (lower-case)
+    /// once trimmed of spaces and tabs and with A-Z made a-z.
+    private static func list(_ bytes: UnsafeBufferPointer<UInt8>, contains wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        func lowercased(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            var lower = start, upper = end
+            while lower < upper && isSpace(bytes[lower]) { lower += 1 }
+            while upper > lower && isSpace(bytes[upper - 1]) { upper -= 1 }
+            if upper - lower == wanted.count && (0 ..< wanted.count).allSatisfy({ lowercased(bytes[lower + $0]) == wanted[$0] }) {
+                return true
+            }
+            start = end + 1
+        }
+        return false
+    }
+
     /// Appends a field (duplicates allowed).
     public mutating func add(_ name: HTTPHeaderName, _ value: String) {
         fields.append((name: name, value: value))

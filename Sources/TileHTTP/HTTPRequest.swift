@@ -79,13 +79,10 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3).
     public var keepAlive: Bool {
-        // Most requests carry no Connection field: the version decides, no token list is made.
-        if headers.count(of: .connection) == 0 { return version == .http1_1 }
-        let tokens = headers.values(.connection).flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingSpaces.lowercased() }
+        // Read in place: a browser sends "Connection: keep-alive" with every request.
         switch version {
-        case .http1_1: return !tokens.contains("close")
-        case .http1_0: return tokens.contains("keep-alive")
+        case .http1_1: return !headers.lists("close", in: .connection)
+        case .http1_0: return headers.lists("keep-alive", in: .connection)
         }
     }
 

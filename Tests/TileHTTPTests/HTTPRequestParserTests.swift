@@ -45,6 +45,26 @@ import Testing
         #expect(outcome.requests.map(\.keepAlive) == [false, true, false])
     }
 
+    /// The Connection field's options: any case, any whitespace around, in any of its fields;
+    /// an option is a whole element, not part of one.
+    @Test(arguments: [
+        ("HTTP/1.1", "Connection: Keep-Alive", true),
+        ("HTTP/1.1", "Connection: keep-alive, CLOSE", false),
+        ("HTTP/1.1", "Connection: upgrade\r\nConnection: \tclose\t", false),
+        ("HTTP/1.1", "Connection: closed, ,close-me", true),
+        ("HTTP/1.1", "Connection: ,", true),
+        ("HTTP/1.0", "Connection: Upgrade ,  KEEP-ALIVE ", true),
+        ("HTTP/1.0", "Connection: keep-alives", false),
+        ("HTTP/1.0", "Connection: keep-alive\r\nConnection: close", true),
+        ("HTTP/1.0", "X-Connection: keep-alive", false),
+    ])
+    func connectionOptions(version: String, fields: String, keepAlive: Bool) throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET / \(version)\r\nHost: h\r\n\(fields)\r\n\r\n".utf8))
+        let request = try #require(try parser.next())
+        #expect(request.keepAlive == keepAlive)
+    }
+
     @Test(arguments: [
         ("GET / HTTP/1.1\r\n\r\n", HTTPParseError.missingOrDuplicateHost),
         ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", .missingOrDuplicateHost),
