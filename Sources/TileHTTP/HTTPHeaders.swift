@@ -7,6 +7,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// such lookup is then a test of a bit, not a pass over the fields. Kept with every change
     /// of `fields` (which only this type makes).
     private var present: UInt16 = 0
+    /// The bits of those names that more than one field has.
+    private var repeated: UInt16 = 0
 
     /// An empty list.
     public init() {
@@ -20,8 +22,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     public init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
-        present = fields.reduce(0) { $0 | $1.name.bit }
+        fields = []
+        for (name, value) in elements { add(name, value) }
     }
 
     /// Whether a field is named `name`.
@@ -42,9 +44,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         surelyLacks(name) ? [] : fields.compactMap { $0.name == name ? $0.value : nil }
     }
 
-    /// How many fields are named `name` (no array made).
+    /// How many fields are named `name` (no array made; for a name with a bit, none or one
+    /// is told from the bits).
     public func count(of name: HTTPHeaderName) -> Int {
-        surelyLacks(name) ? 0 : fields.reduce(0) { $1.name == name ? $0 + 1 : $0 }
+        if name.bit != 0 && repeated & name.bit == 0 { return present & name.bit == 0 ? 0 : 1 }
+        return fields.reduce(0) { $1.name == name ? $0 + 1 : $0 }
     }
 
     /// Whether a field named `name` lists `token` (lower-case ASCII) among its comma-separated
@@ -83,6 +87,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Appends a field (duplicates allowed).
     public mutating func add(_ name: HTTPHeaderName, _ value: String) {
         fields.append((name: name, value: value))
+        repeated |= present & name.bit
         present |= name.bit
     }
 
@@ -96,6 +101,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public mutating func remove(_ name: HTTPHeaderName) {
         fields.removeAll { $0.name == name }
         present &= ~name.bit
+        repeated &= ~name.bit
     }
 
     /// The number of fields.

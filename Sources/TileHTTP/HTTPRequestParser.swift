@@ -2,6 +2,12 @@
 // is the same whether the input comes whole, byte by byte or cut anywhere. Limits are checked
 // as bytes arrive, so an endless request line or header section never grows the buffer past them.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Parses a stream of pipelined requests from bytes that arrive in pieces.
 public struct HTTPRequestParser: Sendable {
     /// The limits enforced.
@@ -116,7 +122,7 @@ public struct HTTPRequestParser: Sendable {
         let available = buffer.count - start + leadingEmptyBytes
         if requestLineEnd == nil {
             // Resume the search where the last one stopped: byte-by-byte input stays linear.
-            requestLineEnd = buffer[scanIndex...].firstIndex(of: Self.lf)
+            requestLineEnd = firstLF(from: scanIndex)
             scanIndex = requestLineEnd ?? buffer.count
         }
         let lineLength = (requestLineEnd ?? buffer.count) - start
@@ -156,10 +162,20 @@ public struct HTTPRequestParser: Sendable {
         return (announced, bodyLength)
     }
 
+    /// The index of the first LF at or after `index` (`memchr`: a browser's head is hundreds of
+    /// bytes, read a word or more at a time, not byte by byte).
+    private func firstLF(from index: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard index < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + index, Int32(Self.lf), bytes.count - index) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+    }
+
     /// The index just past the empty line that ends the header section, if it has arrived.
     private mutating func findHeadEnd() -> Int? {
         var index = scanIndex
-        while let lf = buffer[index...].firstIndex(of: Self.lf) {
+        while let lf = firstLF(from: index) {
             // An empty line is LF followed by LF or CRLF.
             if lf + 1 < buffer.count, buffer[lf + 1] == Self.lf { return lf + 2 }
             if lf + 2 < buffer.count, buffer[lf + 1] == Self.cr, buffer[lf + 2] == Self.lf { return lf + 3 }
