@@ -47,14 +47,19 @@ final class HTTPFieldSectionMemo: @unchecked Sendable {
         seen = Array(repeating: 0, count: Self.slotCount)
     }
 
-    /// The fields of `section` (parsed under `maxFields`): the remembered ones when it was
-    /// parsed before under the same limit, else `parse()`'s, remembered if it was parsed just
-    /// before. What `parse` throws is thrown and nothing is remembered.
+    /// The hash of `section` that `fields(of:hash:maxFields:parse:)` takes (`HTTPHeadMemo`
+    /// makes it as it hashes the whole head).
+    func hash(_ section: UnsafeRawBufferPointer) -> Int {
+        Int(truncatingIfNeeded: ContentHash.xxh64(section, seed: seed))
+    }
+
+    /// The fields of `section` (of hash `hash`, parsed under `maxFields`): the remembered ones
+    /// when it was parsed before under the same limit, else `parse()`'s, remembered if it was
+    /// parsed just before. What `parse` throws is thrown and nothing is remembered.
     func fields(
-        of section: UnsafeRawBufferPointer, maxFields: Int, parse: () throws(HTTPParseError) -> HTTPHeaders
+        of section: UnsafeRawBufferPointer, hash: Int, maxFields: Int, parse: () throws(HTTPParseError) -> HTTPHeaders
     ) throws(HTTPParseError) -> HTTPHeaders {
         guard section.count <= Self.maxBytes else { return try parse() }
-        let hash = Int(truncatingIfNeeded: ContentHash.xxh64(section, seed: seed))
         let slot = hash & (Self.slotCount - 1)
         if let entry = slots[slot], entry.hash == hash, entry.maxFields == maxFields,
            entry.bytes.count == section.count,

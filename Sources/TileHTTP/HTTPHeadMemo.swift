@@ -110,16 +110,16 @@ final class HTTPHeadMemo: @unchecked Sendable {
     enum Lookup {
         /// Remembered: the request it parses to, with its entry attached.
         case remembered(HTTPRequest)
-        /// Not remembered: its hash, for `remember(_:hash:as:)`.
-        case unknown(hash: Int)
+        /// Not remembered: its hash, for `remember(_:hash:as:)`, and its header section's, for
+        /// `fieldSections`.
+        case unknown(hash: Int, sectionHash: Int)
         /// Too long to be remembered.
         case tooLong
     }
 
     /// What the memo knows of `head`.
     func lookUp(_ head: UnsafeRawBufferPointer) -> Lookup {
-        guard head.count <= Self.maxHeadBytes else { return .tooLong }
-        let hash = self.hash(head)
+        guard head.count <= Self.maxHeadBytes, let (hash, sectionHash) = hashes(head) else { return .tooLong }
         let first = Self.pair(hash)
         for slot in first ... first + 1 where slotHashes[slot] == hash {
             guard let entry = slots[slot], entry.head.count == head.count,
@@ -131,7 +131,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
             request.remembered = entry
             return .remembered(request)
         }
-        return .unknown(hash: hash)
+        return .unknown(hash: hash, sectionHash: sectionHash)
     }
 
     /// Remembers that `head` (of hash `hash`, from `lookUp`) parses to `request` (a head
@@ -246,12 +246,21 @@ final class HTTPHeadMemo: @unchecked Sendable {
         entry.answer = answer
     }
 
-    /// XXH64 with this memo's seed (about two thirds of the instructions of the standard
-    /// library's SipHash for a head this short: 180 against 276 on the hot-tile benchmark).
-    /// Not a keyed hash, and it need not be: a pair of slots holds two entries, so heads made to
-    /// share one only miss the memo (as any 2,049 distinct heads do anyway), and no lookup takes
-    /// longer.
-    private func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-        Int(truncatingIfNeeded: ContentHash.xxh64(bytes, seed: seed))
+    /// The hash of `head` and that of its header section (the bytes after its first LF, as
+    /// `HTTPHeadParser` hands them to `fieldSections`): the section is hashed once, for both
+    /// memos, and the request line with this memo's seed and the section's hash; nil for a
+    /// head with no bytes. XXH64: about two thirds of the instructions of the standard
+    /// library's SipHash for a short head (180 against 276 on the hot-tile benchmark). Not a
+    /// keyed hash, and it need not be: a pair of slots holds two entries, so heads made to
+    /// share one only miss the memo (as any 2,049 distinct heads do anyway), and no lookup
+    /// takes longer.
+    private func hashes(_ head: UnsafeRawBufferPointer) -> (head: Int, section: Int)? {
+        guard let base = head.baseAddress else { return nil }
+        let lineEnd = memchr(base, Int32(UInt8(ascii: "\n")), head.count).map { base.distance(to: UnsafeRawPointer($0)) + 1 }
+            ?? head.count
+        let section = fieldSections.hash(UnsafeRawBufferPointer(rebasing: head[lineEnd...]))
+        let line = ContentHash.xxh64(UnsafeRawBufferPointer(rebasing: head[..<lineEnd]),
+                                     seed: seed &+ UInt64(truncatingIfNeeded: section))
+        return (Int(truncatingIfNeeded: line), section)
     }
 }

@@ -7,11 +7,11 @@ enum HTTPHeadParser {
 
     /// Parses `head`, which ends with the empty line. Read in place on the buffer's memory with
     /// integer offsets: no slices, iterators or intermediate strings but the request's own.
-    /// `sections`, when given, is the loop's memo of header sections: one parsed before under
-    /// the same limit is not parsed again.
+    /// `sections`, when given, is the loop's memo of header sections and the hash of this
+    /// head's (`HTTPHeadMemo.lookUp`): one parsed before under the same limit is not parsed again.
     static func parse(
         _ head: ArraySlice<UInt8>, maxFields: Int = HTTPParserLimits.defaultHeaderFields,
-        sections: HTTPFieldSectionMemo? = nil
+        sections: (memo: HTTPFieldSectionMemo, hash: Int)? = nil
     ) throws(HTTPParseError) -> HTTPRequest {
         let parsed = head.withUnsafeBufferPointer { bytes in
             Result { () throws(HTTPParseError) -> HTTPRequest in try parse(bytes, maxFields: maxFields, sections: sections) }
@@ -20,7 +20,7 @@ enum HTTPHeadParser {
     }
 
     private static func parse(
-        _ head: UnsafeBufferPointer<UInt8>, maxFields: Int, sections: HTTPFieldSectionMemo?
+        _ head: UnsafeBufferPointer<UInt8>, maxFields: Int, sections: (memo: HTTPFieldSectionMemo, hash: Int)?
     ) throws(HTTPParseError) -> HTTPRequest {
         var position = 0
         guard let requestLine = nextLine(of: head, from: &position), !requestLine.isEmpty else { throw .malformedRequestLine }
@@ -28,7 +28,8 @@ enum HTTPHeadParser {
         let fieldsStart = position
         var headers: HTTPHeaders
         if let sections {
-            headers = try sections.fields(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: head[fieldsStart...])), maxFields: maxFields) {
+            let section = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: head[fieldsStart...]))
+            headers = try sections.memo.fields(of: section, hash: sections.hash, maxFields: maxFields) {
                 () throws(HTTPParseError) in try parseFields(head, from: fieldsStart, maxFields: maxFields)
             }
         } else {

@@ -144,10 +144,11 @@ public struct HTTPRequestParser: Sendable {
         if case .remembered(let remembered) = known {
             (head, bodyLength) = (remembered, 0)  // only heads without a body are remembered
         } else {
-            head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields,
-                                            sections: memo?.fieldSections)
+            var sections: (memo: HTTPFieldSectionMemo, hash: Int)?
+            if let memo, case .unknown(_, let sectionHash) = known { sections = (memo.fieldSections, sectionHash) }
+            head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields, sections: sections)
             bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
-            if let memo, case .unknown(let hash) = known, bodyLength == 0 {
+            if let memo, case .unknown(let hash, _) = known, bodyLength == 0 {
                 head = buffer.withUnsafeBytes {
                     memo.remember(UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd]), hash: hash, as: head)
                 }

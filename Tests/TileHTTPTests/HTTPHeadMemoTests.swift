@@ -154,7 +154,7 @@ import TestThreads
         var sharing: [String] = []
         for index in 0 ..< 1_000_000 where sharing.isEmpty {
             let head = "GET /\(index) HTTP/1.1\r\n\r\n"
-            guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
+            guard case .unknown(let hash, _) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
             let slot = hash & (HTTPHeadMemo.slotCount - 1)
             byIndex[slot, default: []].append(head)
             if byIndex[slot]!.count == 3 { sharing = byIndex[slot]! }
@@ -181,9 +181,9 @@ import TestThreads
         var twins: (String, Int, String, Int)?
         for index in 0 ..< 1_000_000 where twins == nil {
             let head = "GET /\(index) HTTP/1.1\r\n\r\n"
-            guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
+            guard case .unknown(let hash, _) = Array(head.utf8).withUnsafeBytes({ memo.lookUp($0) }) else { continue }
             let slot = hash & (HTTPHeadMemo.slotCount - 1)
-            if let earlier = bySlot[slot], case .unknown(let earlierHash) = Array(earlier.utf8).withUnsafeBytes({ memo.lookUp($0) }) {
+            if let earlier = bySlot[slot], case .unknown(let earlierHash, _) = Array(earlier.utf8).withUnsafeBytes({ memo.lookUp($0) }) {
                 twins = (earlier, earlierHash, head, hash)
             }
             bySlot[slot] = head
@@ -256,7 +256,7 @@ import TestThreads
         // entry 2's, whose answer is let go with it.
         let takers = Array((1000 ..< 1_000_000).lazy.map { "GET /\($0) HTTP/1.1\r\n\r\n" }.filter { head in
             let lookup = Array(head.utf8).withUnsafeBytes { memo.lookUp($0) }
-            guard case .unknown(let hash) = lookup else { return false }
+            guard case .unknown(let hash, _) = lookup else { return false }
             return HTTPHeadMemo.pair(hash) == HTTPHeadMemo.pair(entries[2].hash)
         }.prefix(2))
         try #require(takers.count == 2)

@@ -9,7 +9,7 @@ extension HTTPHeadMemo {
         let bytes = Array(head.utf8)
         let parsed = HTTPRequest(method: .get, target: "/", pathSegments: [], query: nil)
         let request = bytes.withUnsafeBytes { bytes in
-            guard case .unknown(let hash) = lookUp(bytes) else { return parsed }
+            guard case .unknown(let hash, _) = lookUp(bytes) else { return parsed }
             _ = remember(bytes, hash: hash, as: parsed)
             return remember(bytes, hash: hash, as: parsed)
         }
@@ -23,7 +23,7 @@ extension HTTPHeadMemo {
         var heads: [String] = []
         for index in 0 ..< 1000 where heads.count < count {
             let head = "GET /\(index) HTTP/1.1\r\n\r\n"
-            guard case .unknown(let hash) = Array(head.utf8).withUnsafeBytes({ lookUp($0) }) else { continue }
+            guard case .unknown(let hash, _) = Array(head.utf8).withUnsafeBytes({ lookUp($0) }) else { continue }
             if pairsTaken.insert(HTTPHeadMemo.pair(hash)).inserted { heads.append(head) }
         }
         let entries = try heads.map { try rememberedEntry($0) }
