@@ -33,6 +33,8 @@
 #                    an open); 0: round 1 measures those too
 #   CONNECTIONS=64   wrk connections (2 threads)
 #   ACCESS_LOG=0     1: access logs on at both sides
+#   HEADERS=         browser: each request also carries the 12 fields Chromium sends with a map
+#                    tile (scripts/bench/browser-headers.txt), not Host alone
 #   MEMORY=1         0 (hot): tilelayer's layer without a memory cache (sendfile from the files)
 #   LOG_SHARE=0      1 (with ACCESS_LOG=0): also run a second tilelayer, the same but with its access
 #                    log on ("tilelayer-logged"), in the same rounds, and print the log's share of a
@@ -56,6 +58,9 @@ WARMUP=${WARMUP:-3}
 if [[ $SCENARIO == hot ]]; then FIRST_WARMUP=${FIRST_WARMUP:-0}; else FIRST_WARMUP=${FIRST_WARMUP:-15}; fi
 CONNECTIONS=${CONNECTIONS:-64}
 ACCESS_LOG=${ACCESS_LOG:-0}
+HEADERS=${HEADERS:-}
+[[ -z $HEADERS || $HEADERS == browser ]] || { echo "bench-cpu: HEADERS must be empty or browser" >&2; exit 2; }
+export BENCH_HEADERS=$HEADERS
 MEMORY=${MEMORY:-1}
 LOG_SHARE=${LOG_SHARE:-0}
 SKIP_BUILD=${SKIP_BUILD:-0}
@@ -125,7 +130,7 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths; access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
+echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths$( [[ -n $HEADERS ]] && echo " with a browser's header fields" ); access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
 printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "user us/req" "syscalls/req" "switches" "packets" "client us/req"
 
 # shellcheck source=bench/cpu-ticks.sh

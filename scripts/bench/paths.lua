@@ -26,9 +26,23 @@ function setup(thread)
   next_thread = next_thread + 1
 end
 
+-- BENCH_HEADERS=browser: each request also carries the fields Chromium 131 sends with a
+-- Leaflet map tile (browser-headers.txt beside this script), not Host alone.
+local headers = nil
+if os.getenv("BENCH_HEADERS") == "browser" then
+  headers = {}
+  local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+  for line in io.lines(here .. "browser-headers.txt") do
+    local name, value = line:match("^([^:]+):%s*(.*)$")
+    if name then headers[name] = value end
+  end
+elseif (os.getenv("BENCH_HEADERS") or "") ~= "" then
+  error("BENCH_HEADERS must be empty or browser")
+end
+
 function init(args)
   for i, p in ipairs(paths) do
-    requests[i] = wrk.format("GET", p)
+    requests[i] = wrk.format("GET", p, headers)
   end
   -- Spread the threads over the list so they do not ask for the same tile in lock step.
   counter = ((bench_thread or 0) * 7919) % #requests

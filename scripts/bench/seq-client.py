@@ -5,27 +5,17 @@ Prints "SEQ requests=N ok=N seconds=S rps=R p50_us=.. p99_us=.." (ok = status 20
 first sends WARMUP requests on the same connection (the server's loop, and what it remembers per
 loop, stay the same), prints "PAUSE", and waits for a line on standard input before the COUNT.
 With SEQ_HEADERS=browser in the environment, each request carries the header section a
-browser sends with a map tile (Chromium 131 loading a Leaflet map) instead of Host alone."""
+browser sends with a map tile (Chromium 131 loading a Leaflet map: browser-headers.txt) instead
+of Host alone."""
 import os, socket, sys, time
 
 port, pathfile, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 warmup = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 paths = [l.strip() for l in open(pathfile) if l.startswith("/")]
-BROWSER = (
-    "Connection: keep-alive\r\n"
-    'sec-ch-ua-platform: "Linux"\r\n'
-    "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36\r\n"
-    'sec-ch-ua: "Chromium";v="131", "Not_A Brand";v="24"\r\n'
-    "sec-ch-ua-mobile: ?0\r\n"
-    "Accept: image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8\r\n"
-    "Sec-Fetch-Site: same-origin\r\n"
-    "Sec-Fetch-Mode: no-cors\r\n"
-    "Sec-Fetch-Dest: image\r\n"
-    "Referer: http://127.0.0.1/preview\r\n"
-    "Accept-Encoding: gzip, deflate, br, zstd\r\n"
-    "Accept-Language: en-US,en;q=0.9\r\n"
-)
+# The fields Chromium 131 sends with a Leaflet map tile (after Host), one a line.
+BROWSER = "".join(line.rstrip("\n") + "\r\n"
+                  for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser-headers.txt")))
 headers = os.environ.get("SEQ_HEADERS", "")
 if headers not in ("", "browser"):
     sys.exit("seq-client: SEQ_HEADERS must be empty or browser")
