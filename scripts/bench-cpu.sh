@@ -33,8 +33,8 @@
 #                    an open); 0: round 1 measures those too
 #   CONNECTIONS=64   wrk connections (2 threads)
 #   ACCESS_LOG=0     1: access logs on at both sides
-#   HEADERS=         browser: each request also carries the 12 fields Chromium sends with a map
-#                    tile (scripts/bench/browser-headers.txt), not Host alone
+#   HEADERS=         browser: each request also carries the 12 fields Chromium sends with an image
+#                    (scripts/bench/browser-headers.txt, captured from Debian's Chromium 156), not Host alone
 #   MEMORY=1         0 (hot): tilelayer's layer without a memory cache (sendfile from the files)
 #   LOG_SHARE=0      1 (with ACCESS_LOG=0): also run a second tilelayer, the same but with its access
 #                    log on ("tilelayer-logged"), in the same rounds, and print the log's share of a

@@ -26,8 +26,8 @@ function setup(thread)
   next_thread = next_thread + 1
 end
 
--- BENCH_HEADERS=browser: each request also carries the fields Chromium 131 sends with a
--- Leaflet map tile (browser-headers.txt beside this script), not Host alone.
+-- BENCH_HEADERS=browser: each request also carries the fields Chromium sends with an image
+-- (browser-headers.txt beside this script), not Host alone.
 local headers = nil
 if os.getenv("BENCH_HEADERS") == "browser" then
   headers = {}

@@ -5,15 +5,14 @@ Prints "SEQ requests=N ok=N seconds=S rps=R p50_us=.. p99_us=.." (ok = status 20
 first sends WARMUP requests on the same connection (the server's loop, and what it remembers per
 loop, stay the same), prints "PAUSE", and waits for a line on standard input before the COUNT.
 With SEQ_HEADERS=browser in the environment, each request carries the header section a
-browser sends with a map tile (Chromium 131 loading a Leaflet map: browser-headers.txt) instead
-of Host alone."""
+browser sends with an image (Chromium: browser-headers.txt) instead of Host alone."""
 import os, socket, sys, time
 
 port, pathfile, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 warmup = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 paths = [l.strip() for l in open(pathfile) if l.startswith("/")]
-# The fields Chromium 131 sends with a Leaflet map tile (after Host), one a line.
+# The fields Chromium sends with an image (after Host), one a line.
 BROWSER = "".join(line.rstrip("\n") + "\r\n"
                   for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser-headers.txt")))
 headers = os.environ.get("SEQ_HEADERS", "")
