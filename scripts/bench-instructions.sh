@@ -47,7 +47,8 @@
 #                     and cachestat with "all cached" (the files measured are all cached): the
 #                     loops then take the path they take natively.
 #   HEADERS=          browser: each request carries the twelve more header fields a browser
-#                     sends with a map tile (scripts/bench/seq-client.py), instead of Host alone
+#                     sends with an image (scripts/bench/browser-headers.txt, captured from
+#                     Chromium), instead of Host alone
 #   MBTILES=0         1 (with WORKING_SET): tilelayer serves the pyramid's MBTiles file with no
 #                     memory cache (uncached MBTiles, tiles lent from the file's mapping), nginx
 #                     the extracted folder; the file is read into the page cache first

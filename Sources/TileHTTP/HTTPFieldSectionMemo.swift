@@ -13,7 +13,9 @@ import Darwin
 /// The same bytes parse to the same fields under the same field limit, which an entry keeps.
 ///
 /// `HTTPHeadMemo` remembers whole heads, for a client that asks for the same thing again; this
-/// serves the heads it does not know, such as a working set walked through.
+/// serves the heads it does not know, such as a working set walked through. It is asked only for
+/// the sections of heads the head memo looks up (at most `HTTPHeadMemo.maxHeadBytes`), with the
+/// section's hash the head memo made (`hash(_:)`).
 ///
 /// `@unchecked Sendable`: one per loop, used only on that loop (its thread or serial queue),
 /// where its connections parse.
@@ -26,11 +28,15 @@ final class HTTPFieldSectionMemo: @unchecked Sendable {
         let fields: HTTPHeaders
     }
 
-    /// Slots, one entry each: a section's hash chooses its slot.
+    /// Slots, one entry each, in pairs: a section's hash chooses a pair (`pair`), and the section
+    /// takes either slot of it, an empty one first, else the one found or filled less lately.
     private var slots: [Entry?]
-    /// For each slot, the hash of the last section parsed there and not remembered: a section
-    /// is remembered the second time it is parsed, so sections each seen once (one carrying a
-    /// different validator each time) cost a hash apiece, not an array of their bytes.
+    /// For each pair, which of its two slots (0 or 1) was found or filled last.
+    private var recent: [UInt8]
+    /// For each pair, the hashes of the last two sections parsed there and not remembered
+    /// (newest first): a section is remembered the second time it is parsed, so sections each
+    /// seen once (one carrying a different validator each time) cost a hash apiece, not an
+    /// array of their bytes; two that take turns are both remembered.
     private var seen: [Int]
     /// The seed of the hash.
     private let seed = UInt64.random(in: 0 ... .max)
@@ -39,16 +45,15 @@ final class HTTPFieldSectionMemo: @unchecked Sendable {
 
     /// Slots in the table, a power of two: the sections of a few dozen different clients.
     static let slotCount = 64
-    /// Sections longer than this are parsed each time (large cookies).
-    static let maxBytes = 2048
 
     init() {
         slots = Array(repeating: nil, count: Self.slotCount)
+        recent = Array(repeating: 0, count: Self.slotCount / 2)
         seen = Array(repeating: 0, count: Self.slotCount)
     }
 
     /// The hash of `section` that `fields(of:hash:maxFields:parse:)` takes (`HTTPHeadMemo`
-    /// makes it as it hashes the whole head).
+    /// makes it, then hashes the request line seeded with it).
     func hash(_ section: UnsafeRawBufferPointer) -> Int {
         Int(truncatingIfNeeded: ContentHash.xxh64(section, seed: seed))
     }
@@ -59,20 +64,31 @@ final class HTTPFieldSectionMemo: @unchecked Sendable {
     func fields(
         of section: UnsafeRawBufferPointer, hash: Int, maxFields: Int, parse: () throws(HTTPParseError) -> HTTPHeaders
     ) throws(HTTPParseError) -> HTTPHeaders {
-        guard section.count <= Self.maxBytes else { return try parse() }
-        let slot = hash & (Self.slotCount - 1)
-        if let entry = slots[slot], entry.hash == hash, entry.maxFields == maxFields,
-           entry.bytes.count == section.count,
-           entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, section.baseAddress!, section.count) == 0 }) {
+        guard section.count <= HTTPHeadMemo.maxHeadBytes else { return try parse() }
+        let first = Self.pair(hash)
+        for slot in first ... first + 1 {
+            guard let entry = slots[slot], entry.hash == hash, entry.maxFields == maxFields,
+                  entry.bytes.count == section.count,
+                  section.isEmpty || entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, section.baseAddress!, section.count) == 0 })
+            else { continue }
+            recent[first >> 1] = UInt8(slot - first)
             found += 1
             return entry.fields
         }
         let fields = try parse()
-        if seen[slot] == hash {
+        if seen[first] == hash || seen[first + 1] == hash {
+            let slot = slots[first] == nil ? first
+                : slots[first + 1] == nil ? first + 1
+                : first + 1 - Int(recent[first >> 1])
+            recent[first >> 1] = UInt8(slot - first)
             slots[slot] = Entry(bytes: Array(section), hash: hash, maxFields: maxFields, fields: fields)
         } else {
-            seen[slot] = hash
+            seen[first + 1] = seen[first]
+            seen[first] = hash
         }
         return fields
     }
+
+    /// The first of the two slots a section of hash `hash` may take (the second follows it).
+    static func pair(_ hash: Int) -> Int { hash & (slotCount - 2) }
 }

@@ -19,7 +19,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     final class Entry: @unchecked Sendable {
         /// The head's bytes, from the request line to the empty line.
         let head: [UInt8]
-        /// Their hash (`HTTPHeadMemo.hash`).
+        /// Their hash (`HTTPHeadMemo.hashes`: the request line's, seeded with the section's).
         let hash: Int
         /// The parse of `head`, without `remembered` (no cycle).
         let request: HTTPRequest
@@ -46,7 +46,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// The header sections of the heads this memo does not know (`HTTPFieldSectionMemo`).
     let fieldSections = HTTPFieldSectionMemo()
-    /// The seed of `hash(_:)`.
+    /// The seed of the request line's hash (`hashes(_:)`).
     private let seed: UInt64
     /// Slots, one entry each, in pairs: a head's hash chooses a pair (`pair`), and the head takes
     /// either slot of it, an empty one first, else the one used less lately (`recent`).
@@ -119,7 +119,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// What the memo knows of `head`.
     func lookUp(_ head: UnsafeRawBufferPointer) -> Lookup {
-        guard head.count <= Self.maxHeadBytes, let (hash, sectionHash) = hashes(head) else { return .tooLong }
+        guard head.count <= Self.maxHeadBytes else { return .tooLong }
+        let (hash, sectionHash) = hashes(head)
         let first = Self.pair(hash)
         for slot in first ... first + 1 where slotHashes[slot] == hash {
             guard let entry = slots[slot], entry.head.count == head.count,
@@ -248,16 +249,13 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// The hash of `head` and that of its header section (the bytes after its first LF, as
     /// `HTTPHeadParser` hands them to `fieldSections`): the section is hashed once, for both
-    /// memos, and the request line with this memo's seed and the section's hash; nil for a
-    /// head with no bytes. XXH64: about two thirds of the instructions of the standard
+    /// memos, and the request line with this memo's seed and the section's hash. XXH64: about two thirds of the instructions of the standard
     /// library's SipHash for a short head (180 against 276 on the hot-tile benchmark). Not a
     /// keyed hash, and it need not be: a pair of slots holds two entries, so heads made to
     /// share one only miss the memo (as any 2,049 distinct heads do anyway), and no lookup
     /// takes longer.
-    private func hashes(_ head: UnsafeRawBufferPointer) -> (head: Int, section: Int)? {
-        guard let base = head.baseAddress else { return nil }
-        let lineEnd = memchr(base, Int32(UInt8(ascii: "\n")), head.count).map { base.distance(to: UnsafeRawPointer($0)) + 1 }
-            ?? head.count
+    private func hashes(_ head: UnsafeRawBufferPointer) -> (head: Int, section: Int) {
+        let lineEnd = head.firstLineFeed().map { $0 + 1 } ?? head.count
         let section = fieldSections.hash(UnsafeRawBufferPointer(rebasing: head[lineEnd...]))
         let line = ContentHash.xxh64(UnsafeRawBufferPointer(rebasing: head[..<lineEnd]),
                                      seed: seed &+ UInt64(truncatingIfNeeded: section))

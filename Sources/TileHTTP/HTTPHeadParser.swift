@@ -56,8 +56,7 @@ enum HTTPHeadParser {
     /// to the next one; nil at the end.
     private static func nextLine(of head: UnsafeBufferPointer<UInt8>, from position: inout Int) -> Range<Int>? {
         guard position < head.count else { return nil }
-        var end = position
-        while end < head.count && head[end] != lf { end += 1 }
+        let end = UnsafeRawBufferPointer(head).firstLineFeed(from: position) ?? head.count
         var line = position ..< end
         position = min(end + 1, head.count)
         if line.upperBound > line.lowerBound && head[line.upperBound - 1] == cr { line = line.lowerBound ..< line.upperBound - 1 }

@@ -44,15 +44,12 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     /// `lowercased()` runs per character. Written in place: a name of up to 15 bytes ("Host",
     /// "Accept") is a small string, no allocation.
     private static func canonical(of bytes: UnsafeBufferPointer<UInt8>, rawValue: String) -> String {
-        guard bytes.contains(where: isCapital) else { return rawValue }
+        guard bytes.contains(where: { $0.asciiLowercased != $0 }) else { return rawValue }
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            for index in 0 ..< bytes.count { buffer[index] = lowercased(bytes[index]) }
+            for index in 0 ..< bytes.count { buffer[index] = bytes[index].asciiLowercased }
             return bytes.count
         }
     }
-
-    private static func isCapital(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
-    private static func lowercased(_ byte: UInt8) -> UInt8 { isCapital(byte) ? byte | 0x20 : byte }
 
     public init(stringLiteral value: String) {
         self.init(value)

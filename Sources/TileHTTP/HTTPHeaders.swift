@@ -55,8 +55,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// elements (RFC 9110 §5.6.1), in any case, with optional whitespace around each: read in
     /// place, no strings made.
     public func lists(_ token: StaticString, in name: HTTPHeaderName) -> Bool {
-        guard !surelyLacks(name) else { return false }
         let wanted = UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
+        assert(!wanted.isEmpty && wanted.allSatisfy { $0.asciiLowercased == $0 }, "a token is lower-case and not empty")
+        guard !surelyLacks(name) else { return false }
         return fields.contains { field in
             guard field.name == name else { return false }
             var value = field.value
@@ -67,16 +68,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Whether the comma-separated list `bytes` has an element equal to `wanted` (lower-case)
     /// once trimmed of spaces and tabs and with A-Z made a-z.
     private static func list(_ bytes: UnsafeBufferPointer<UInt8>, contains wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        func lowercased(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
         var start = 0
         while start < bytes.count {
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
             var lower = start, upper = end
-            while lower < upper && isSpace(bytes[lower]) { lower += 1 }
-            while upper > lower && isSpace(bytes[upper - 1]) { upper -= 1 }
-            if upper - lower == wanted.count && (0 ..< wanted.count).allSatisfy({ lowercased(bytes[lower + $0]) == wanted[$0] }) {
+            while lower < upper && bytes[lower].isSpaceOrTab { lower += 1 }
+            while upper > lower && bytes[upper - 1].isSpaceOrTab { upper -= 1 }
+            if upper - lower == wanted.count && (0 ..< wanted.count).allSatisfy({ bytes[lower + $0].asciiLowercased == wanted[$0] }) {
                 return true
             }
             start = end + 1

@@ -79,9 +79,12 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3).
     public var keepAlive: Bool {
-        // Read in place: a browser sends "Connection: keep-alive" with every request.
+        // RFC 9112 §9.3: "close" ends the connection whatever the version; then HTTP/1.1
+        // persists, HTTP/1.0 only with "keep-alive". Read in place: a browser sends
+        // "Connection: keep-alive" with every request.
+        if headers.lists("close", in: .connection) { return false }
         switch version {
-        case .http1_1: return !headers.lists("close", in: .connection)
+        case .http1_1: return true
         case .http1_0: return headers.lists("keep-alive", in: .connection)
         }
     }

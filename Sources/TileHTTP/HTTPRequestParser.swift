@@ -2,12 +2,6 @@
 // is the same whether the input comes whole, byte by byte or cut anywhere. Limits are checked
 // as bytes arrive, so an endless request line or header section never grows the buffer past them.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Parses a stream of pipelined requests from bytes that arrive in pieces.
 public struct HTTPRequestParser: Sendable {
     /// The limits enforced.
@@ -163,14 +157,9 @@ public struct HTTPRequestParser: Sendable {
         return (announced, bodyLength)
     }
 
-    /// The index of the first LF at or after `index` (`memchr`: a browser's head is hundreds of
-    /// bytes, read a word or more at a time, not byte by byte).
+    /// The index of the first LF at or after `index` (a browser's head is hundreds of bytes).
     private func firstLF(from index: Int) -> Int? {
-        buffer.withUnsafeBufferPointer { bytes in
-            guard index < bytes.count, let base = bytes.baseAddress,
-                  let found = memchr(base + index, Int32(Self.lf), bytes.count - index) else { return nil }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-        }
+        buffer.withUnsafeBytes { $0.firstLineFeed(from: index) }
     }
 
     /// The index just past the empty line that ends the header section, if it has arrived.

@@ -43,14 +43,50 @@ import Testing
         var (memo, parser) = memoized()
         _ = try parse(tiles(1, section: section), with: &parser)
         #expect(memo.fieldSections.found == 0)
-        // The same length, one byte apart: parsed, never taken for the remembered one.
         let other = section.replacingOccurrences(of: "tiles.example", with: "tiles.exampla")
-        #expect(other.utf8.count == section.utf8.count)
         // New heads all (the head memo knows none of them).
         let mixed = try parse(tiles(2, from: 1, section: section) + tiles(1, from: 3, section: other)
                               + tiles(1, from: 4, section: section), with: &parser)
         #expect(mixed.map { $0.headers[.host] } == ["tiles.example", "tiles.example", "tiles.exampla", "tiles.example"])
         #expect(memo.fieldSections.found == 2)
+    }
+
+    /// What `fields(of:hash:…)` gives `text` under `hash`, and whether it parsed to give it.
+    private func fields(_ memo: HTTPFieldSectionMemo, _ text: String, hash: Int) throws -> (HTTPHeaders, parsed: Bool) {
+        var parsed = false
+        let fields = try Array(text.utf8).withUnsafeBytes { bytes in
+            try memo.fields(of: bytes, hash: hash, maxFields: 100) { () throws(HTTPParseError) in
+                parsed = true
+                var request = HTTPRequestParser()
+                request.append(Array(("GET / HTTP/1.1\r\n" + text).utf8))
+                guard let parsed = try request.next() else { throw .malformedHeader }
+                return parsed.headers
+            }
+        }
+        return (fields, parsed)
+    }
+
+    @Test func aSectionOfTheSameHashAndLengthOneByteApartIsParsedNotTakenForTheRememberedOne() throws {
+        let memo = HTTPFieldSectionMemo()
+        let other = section.replacingOccurrences(of: "tiles.example", with: "tiles.exampla")
+        #expect(other.utf8.count == section.utf8.count)
+        #expect(try (0 ..< 3).map { _ in try fields(memo, section, hash: 7).parsed } == [true, true, false])
+        let (otherFields, parsed) = try fields(memo, other, hash: 7)
+        #expect(parsed && otherFields[.host] == "tiles.exampla")
+        #expect(try fields(memo, section, hash: 7).0[.host] == "tiles.example")
+    }
+
+    @Test func twoSectionsThatTakeTurnsInOnePairAreBothRemembered() throws {
+        let memo = HTTPFieldSectionMemo()
+        let other = "Host: other.example\r\n\r\n"
+        let (hash, otherHash) = (2, 2 + HTTPFieldSectionMemo.slotCount)
+        #expect(HTTPFieldSectionMemo.pair(hash) == HTTPFieldSectionMemo.pair(otherHash))
+        var parses: [Bool] = []
+        for _ in 0 ..< 4 {
+            parses.append(try fields(memo, section, hash: hash).parsed)
+            parses.append(try fields(memo, other, hash: otherHash).parsed)
+        }
+        #expect(parses == [true, true, true, true, false, false, false, false])
     }
 
     @Test func aRememberedSectionIsParsedAgainUnderAnotherFieldLimit() throws {

@@ -50,13 +50,17 @@ import Testing
         #expect(literal.count(of: .contentLength) == 2 && literal.contains(.connection))
     }
 
-    @Test func aRequestIsConditionalOnlyWithAValidator() throws {
+    /// `isConditional` is about a 304: If-None-Match or If-Modified-Since, in any case.
+    @Test(arguments: [
+        ("IF-MODIFIED-SINCE: Tue, 01 Jan 2030 00:00:00 GMT", true),
+        ("if-none-match: \"x\"", true),
+        ("If-Match: \"x\"", false),
+        ("If-Unmodified-Since: Tue, 01 Jan 2030 00:00:00 GMT", false),
+    ])
+    func aRequestIsConditionalWithIfNoneMatchOrIfModifiedSince(field: String, conditional: Bool) throws {
         var parser = HTTPRequestParser()
-        parser.append(Array("GET /a HTTP/1.1\r\nHost: h\r\nIF-MODIFIED-SINCE: Tue, 01 Jan 2030 00:00:00 GMT\r\n\r\n".utf8))
-        let conditional = try #require(try parser.next())
-        #expect(HTTPConditional.isConditional(conditional.headers))
-        parser.append(Array("GET /a HTTP/1.1\r\nHost: h\r\nIf-Match: \"x\"\r\n\r\n".utf8))
-        let plain = try #require(try parser.next())
-        #expect(!HTTPConditional.isConditional(plain.headers))
+        parser.append(Array("GET /a HTTP/1.1\r\nHost: h\r\n\(field)\r\n\r\n".utf8))
+        let request = try #require(try parser.next())
+        #expect(HTTPConditional.isConditional(request.headers) == conditional)
     }
 }

@@ -46,7 +46,7 @@ import Testing
     }
 
     /// The Connection field's options: any case, any whitespace around, in any of its fields;
-    /// an option is a whole element, not part of one.
+    /// an option is a whole element, not part of one; "close" wins in any version (RFC 9112 §9.3).
     @Test(arguments: [
         ("HTTP/1.1", "Connection: Keep-Alive", true),
         ("HTTP/1.1", "Connection: keep-alive, CLOSE", false),
@@ -55,7 +55,8 @@ import Testing
         ("HTTP/1.1", "Connection: ,", true),
         ("HTTP/1.0", "Connection: Upgrade ,  KEEP-ALIVE ", true),
         ("HTTP/1.0", "Connection: keep-alives", false),
-        ("HTTP/1.0", "Connection: keep-alive\r\nConnection: close", true),
+        ("HTTP/1.0", "Connection: keep-alive\r\nConnection: close", false),
+        ("HTTP/1.0", "Connection: close, keep-alive", false),
         ("HTTP/1.0", "X-Connection: keep-alive", false),
     ])
     func connectionOptions(version: String, fields: String, keepAlive: Bool) throws {
