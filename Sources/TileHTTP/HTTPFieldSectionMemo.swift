@@ -28,16 +28,13 @@ final class HTTPFieldSectionMemo: @unchecked Sendable {
         let fields: HTTPHeaders
     }
 
-    /// Slots, one entry each, in pairs: a section's hash chooses a pair (`pair`), and the section
-    /// takes either slot of it, an empty one first, else the one found or filled less lately.
+    /// Slots, one entry each, in pairs: a section's hash chooses a pair, and the section takes
+    /// either slot of it (`pairs`).
     private var slots: [Entry?]
-    /// For each pair, which of its two slots (0 or 1) was found or filled last.
-    private var recent: [UInt8]
-    /// For each pair, the hashes of the last two sections parsed there and not remembered
-    /// (newest first): a section is remembered the second time it is parsed, so sections each
-    /// seen once (one carrying a different validator each time) cost a hash apiece, not an
-    /// array of their bytes; two that take turns are both remembered.
-    private var seen: [Int]
+    /// Which slot a section takes, and the sections seen once lately: a section is remembered
+    /// the second time it is parsed, so sections each seen once (one carrying a different
+    /// validator each time) cost a hash apiece, not an array of their bytes.
+    private var pairs = SlotPairs(slotCount: HTTPFieldSectionMemo.slotCount)
     /// The seed of the hash.
     private let seed = UInt64.random(in: 0 ... .max)
     /// Times a section was found remembered, for tests.
@@ -48,8 +45,6 @@ final class HTTPFieldSectionMemo: @unchecked Sendable {
 
     init() {
         slots = Array(repeating: nil, count: Self.slotCount)
-        recent = Array(repeating: 0, count: Self.slotCount / 2)
-        seen = Array(repeating: 0, count: Self.slotCount)
     }
 
     /// The hash of `section` that `fields(of:hash:maxFields:parse:)` takes (`HTTPHeadMemo`
@@ -71,24 +66,17 @@ final class HTTPFieldSectionMemo: @unchecked Sendable {
                   entry.bytes.count == section.count,
                   section.isEmpty || entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, section.baseAddress!, section.count) == 0 })
             else { continue }
-            recent[first >> 1] = UInt8(slot - first)
+            pairs.found(slot)
             found += 1
             return entry.fields
         }
         let fields = try parse()
-        if seen[first] == hash || seen[first + 1] == hash {
-            let slot = slots[first] == nil ? first
-                : slots[first + 1] == nil ? first + 1
-                : first + 1 - Int(recent[first >> 1])
-            recent[first >> 1] = UInt8(slot - first)
+        if let slot = pairs.slotToFill(for: hash, isTaken: { slots[$0] != nil }) {
             slots[slot] = Entry(bytes: Array(section), hash: hash, maxFields: maxFields, fields: fields)
-        } else {
-            seen[first + 1] = seen[first]
-            seen[first] = hash
         }
         return fields
     }
 
     /// The first of the two slots a section of hash `hash` may take (the second follows it).
-    static func pair(_ hash: Int) -> Int { hash & (slotCount - 2) }
+    static func pair(_ hash: Int) -> Int { SlotPairs.pair(hash, slotCount: slotCount) }
 }

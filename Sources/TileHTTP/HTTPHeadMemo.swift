@@ -48,20 +48,17 @@ final class HTTPHeadMemo: @unchecked Sendable {
     let fieldSections = HTTPFieldSectionMemo()
     /// The seed of the request line's hash (`hashes(_:)`).
     private let seed: UInt64
-    /// Slots, one entry each, in pairs: a head's hash chooses a pair (`pair`), and the head takes
-    /// either slot of it, an empty one first, else the one used less lately (`recent`).
+    /// Slots, one entry each, in pairs: a head's hash chooses a pair, and the head takes either
+    /// slot of it (`pairs`).
     private var slots: [Entry?]
-    /// For each pair, which of its two slots (0 or 1) was used (found or filled) last.
-    private var recent: [UInt8]
+    /// Which slot a head takes, and the heads seen once lately: a head is remembered the second
+    /// time it is parsed, so a stream of heads each seen once (a working set walked through)
+    /// costs a hash apiece, not an entry made and dropped.
+    private var pairs = SlotPairs(slotCount: HTTPHeadMemo.slotCount)
     /// The hash of each slot's entry (0 when it has none), beside the entries: a head that is
     /// not remembered is told without reading its slot's entry, another object, which is cold
     /// in the processor's cache when the heads are many (a working set walked through).
     private var slotHashes: [Int]
-    /// The hashes of the last two heads parsed for each pair that were not remembered (newest
-    /// in the pair's first slot): a head is remembered the second time it is parsed, so a
-    /// stream of heads each seen once (a working set walked through) costs a hash apiece, not an
-    /// entry made and dropped.
-    private var seen: [Int]
     /// Nanoseconds an answer is given again after it was made (0: never).
     let answerLifetime: UInt64
     /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`) kept at most,
@@ -95,15 +92,12 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     init(answerLifetime: UInt64, fileAnswers: Int, wireBytes: Int = 0, bodyBytes: Int = defaultMaxBodyBytes) {
         seed = UInt64.random(in: 0 ... .max)
-        precondition(Self.slotCount & (Self.slotCount - 1) == 0, "slotCount must be a power of two")
         self.answerLifetime = answerLifetime
         maxFileAnswers = fileAnswers
         maxWireBytes = wireBytes
         maxBodyBytes = bodyBytes
         slots = Array(repeating: nil, count: Self.slotCount)
-        recent = Array(repeating: 0, count: Self.slotCount / 2)
         slotHashes = Array(repeating: 0, count: Self.slotCount)
-        seen = Array(repeating: 0, count: Self.slotCount)
     }
 
     /// What the memo knows of a head.
@@ -126,7 +120,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
             guard let entry = slots[slot], entry.head.count == head.count,
                   entry.head.withUnsafeBytes({ memcmp($0.baseAddress!, head.baseAddress!, head.count) == 0 })
             else { continue }
-            recent[first >> 1] = UInt8(slot - first)
+            pairs.found(slot)
             if entry.found < .max { entry.found += 1 }
             var request = entry.request
             request.remembered = entry
@@ -136,21 +130,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
     }
 
     /// Remembers that `head` (of hash `hash`, from `lookUp`) parses to `request` (a head
-    /// without a body) if it was parsed just before (`seen`), and returns the request with its
+    /// without a body) if it was parsed just before (`pairs`), and returns the request with its
     /// entry attached; `request` unchanged when the head is seen for the first time.
     func remember(_ head: UnsafeRawBufferPointer, hash: Int, as request: HTTPRequest) -> HTTPRequest {
-        let first = Self.pair(hash)
-        guard seen[first] == hash || seen[first + 1] == hash else {
-            // The last two heads of the pair parsed and not remembered, newest first: two heads
-            // that take turns are each found there the next time.
-            seen[first + 1] = seen[first]
-            seen[first] = hash
-            return request
-        }
-        let slot = slots[first] == nil ? first
-            : slots[first + 1] == nil ? first + 1
-            : first + 1 - Int(recent[first >> 1])
-        recent[first >> 1] = UInt8(slot - first)
+        guard let slot = pairs.slotToFill(for: hash, isTaken: { slots[$0] != nil }) else { return request }
         let entry = Entry(head: Array(head), hash: hash, request: request)
         if let replaced = slots[slot] {
             setAnswer(nil, of: replaced)
@@ -234,7 +217,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private static func holdsOpenFile(_ answer: HTTPResponse?) -> Bool { answer?.file?.holdsOpenFile == true }
 
     /// The first of the two slots a head of hash `hash` may take (the second follows it).
-    static func pair(_ hash: Int) -> Int { hash & (slotCount - 2) }
+    static func pair(_ hash: Int) -> Int { SlotPairs.pair(hash, slotCount: slotCount) }
 
     /// The bytes of `answer`'s body held in memory (0 for a file's or none).
     private static func bodyBytes(_ answer: HTTPResponse?) -> Int { answer?.body.count ?? 0 }

@@ -155,8 +155,7 @@ enum HTTPHeadParser {
         -> (HTTPHeaderName, String)
     {
         // RFC 9112 §5.2: obsolete line folding is rejected.
-        let first = head[line.lowerBound]
-        guard first != space, first != tab, let colonIndex = firstIndex(of: colon, in: head, line) else {
+        guard !head[line.lowerBound].isSpaceOrTab, let colonIndex = firstIndex(of: colon, in: head, line) else {
             throw .malformedHeader
         }
         let name = line.lowerBound ..< colonIndex
@@ -164,8 +163,8 @@ enum HTTPHeadParser {
         guard !name.isEmpty, name.allSatisfy({ isTokenByte(head[$0]) }) else { throw .malformedHeader }
         var valueStart = colonIndex + 1
         var valueEnd = line.upperBound
-        while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
-        while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
+        while valueStart < valueEnd, head[valueStart].isSpaceOrTab { valueStart += 1 }
+        while valueEnd > valueStart, head[valueEnd - 1].isSpaceOrTab { valueEnd -= 1 }
         for index in valueStart ..< valueEnd {
             let byte = head[index]
             guard byte == tab || (byte >= 0x20 && byte != 0x7F) else { throw .malformedHeader }
