@@ -19,6 +19,10 @@
 #   TILELAYER=        a tilelayer binary to measure instead of this checkout's release build
 #   KEEP=0            1: keep the temp dir (configs, callgrind files)
 #   MEMORY=1          0: tilelayer's layer has no memory cache (tiles go out with sendfile from their files)
+#   LINES=0           1: keep the binary's debug info, so the callgrind files (KEEP=1) name source
+#                     lines; it must be DWARF 4, which valgrind 3.19 reads: build it with
+#                     swift build -c release --scratch-path .build-dwarf -Xswiftc -g
+#                     -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4, pass TILELAYER=
 #   PROFILE=0         1: also print each server's functions by instructions (scripts/bench/callgrind-self.py)
 #   REUSE_SECONDS=60  tilelayer's server.cache.reuseSeconds: natively the 85 paths come round within
 #                     a few milliseconds, well inside the default 0.1 s, so a hot hit is an answer
@@ -64,6 +68,7 @@ TRANSPORT=${TRANSPORT:-epoll}
 SKIP_BUILD=${SKIP_BUILD:-0}
 KEEP=${KEEP:-0}
 PROFILE=${PROFILE:-0}
+LINES=${LINES:-0}
 MEMORY=${MEMORY:-1}
 MBTILES=${MBTILES:-0}
 HEADERS=${HEADERS:-}
@@ -124,8 +129,12 @@ fi
 [[ -n ${TILELAYER:-} ]] || TILELAYER="$(swift build -c release --package-path "$REPO" --show-bin-path)/tilelayer"
 [[ -x $TILELAYER ]] || die "no release binary at $TILELAYER"
 # valgrind 3.19 cannot read Swift's DWARF 5 debug info; a copy without it (symbols kept, so
-# callgrind still names functions) runs the same code.
-strip --strip-debug -o "$TMP/tilelayer" "$TILELAYER" || die "strip failed"
+# callgrind still names functions) runs the same code. LINES=1 keeps a DWARF 4 build's.
+if [[ $LINES == 1 ]]; then
+    cp "$TILELAYER" "$TMP/tilelayer"
+else
+    strip --strip-debug -o "$TMP/tilelayer" "$TILELAYER" || die "strip failed"
+fi
 TILELAYER="$TMP/tilelayer"
 # valgrind 3.19 does not know openat2 or cachestat: a shim answers them (see WORKING_SET above).
 cc -shared -fPIC -O2 -o "$TMP/openat2-shim.so" "$SCRIPT_DIR/bench/openat2-shim.c" -ldl || die "building the openat2 shim failed"

@@ -32,6 +32,10 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     /// (one each per loop: nothing shared between loops).
     private let context: HTTPLoopContext
 
+    /// The address the last request's completion captured, given again to the next request
+    /// when no completion holds it any more; nil once closed (it refers to this connection).
+    private var spareAddress: HTTPAnswerAddress?
+
     /// Reads per readiness event, so one busy client cannot hold its loop.
     private static let readsPerEvent = 4
 
@@ -178,15 +182,30 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
             return machine.answerReady(again, id: id, now: now)
         }
         let requestContext = HTTPRequestContext(peer: peer)
-        let immediate = server.responder.respond(to: request, context: requestContext) { [self] response in
-            loop.execute { [self] in
-                guard !closed else { return }
-                run(machine.answerReady(response, id: id, now: Monotonic.nanoseconds))
-            }
+        let address = answerAddress(for: id)
+        let immediate = server.responder.respond(to: request, context: requestContext) { [address] response in
+            address.connection.loop.execute { [address] in address.connection.answerArrived(response, at: address) }
         }
         guard let immediate else { return machine.answerDeferred(id: id) }
         if let entry = request.remembered { context.memo.keep(immediate, for: entry, now: now) }
         return machine.answerReady(immediate, id: id, now: now)
+    }
+
+    /// The address for request `id`'s completion: the spare one when nothing else holds it.
+    private func answerAddress(for id: UInt64) -> HTTPAnswerAddress {
+        if spareAddress != nil && isKnownUniquelyReferenced(&spareAddress) {
+            spareAddress.unsafelyUnwrapped.id = id
+            return spareAddress.unsafelyUnwrapped
+        }
+        let address = HTTPAnswerAddress(connection: self, id: id)
+        if !closed { spareAddress = address }
+        return address
+    }
+
+    /// A deferred answer, on the loop.
+    private func answerArrived(_ response: HTTPResponse, at address: HTTPAnswerAddress) {
+        guard !closed else { return }
+        run(machine.answerReady(response, id: address.id, now: Monotonic.nanoseconds))
     }
 
     private func enqueue(_ outgoing: HTTPOutgoingResponse) {
@@ -241,6 +260,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     private func closeNow() {
         guard !closed else { return }
         closed = true
+        spareAddress = nil
         deadline.store(0, ordering: .relaxed)
         output.removeAll()
         if interest != nil { loop.close(socket.descriptor) } else { socket.close() }

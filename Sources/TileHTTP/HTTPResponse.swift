@@ -7,7 +7,6 @@ public struct HTTPResponse: Sendable {
         var status: HTTPStatus
         var headers: HTTPHeaders
         var body: [UInt8]
-        var file: HTTPFileBody?
         var preparedHead: [UInt8]?
         /// The body length `preparedHead` was encoded for (`prepared(bodyCount:)`).
         var preparedBodyCount: Int?
@@ -30,11 +29,9 @@ public struct HTTPResponse: Sendable {
         get { fields.value.body }
         set { fields.value.body = newValue }
     }
-    /// A body sent from a file instead of `body` (which is then empty).
-    public var file: HTTPFileBody? {
-        get { fields.value.file }
-        set { fields.value.file = newValue }
-    }
+    /// A body sent from a file instead of `body` (which is then empty). Kept out of the shared
+    /// box, as `lent` is: attaching a file to a prepared answer copies no box.
+    public var file: HTTPFileBody?
     /// A body lent where it lies instead of `body` (which is then empty): for an answer sent as
     /// soon as it is made, on the loop that made it (see `HTTPLentBody`). Kept out of the shared
     /// box (one reference): attaching it to a prepared answer copies no box.
@@ -60,7 +57,7 @@ public struct HTTPResponse: Sendable {
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, file: nil, preparedHead: nil,
+        fields = CopyOnWrite(Fields(status: status, headers: headers, body: body, preparedHead: nil,
                                     preparedBodyCount: nil))
     }
 

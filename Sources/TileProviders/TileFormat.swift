@@ -65,15 +65,29 @@ public enum TileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The format whose URL extension is exactly these bytes (a request path's, read in place).
     public init?(fileExtension bytes: UnsafeBufferPointer<UInt8>) {
-        // Six short names: a scan that compares lengths first beats hashing the extension.
-        guard let found = Self.byExtension.first(where: { $0.name.utf8.count == bytes.count && $0.name.utf8.elementsEqual(bytes) })
+        // Six names of 3 or 4 bytes, each one integer: a scan of six integer compares.
+        guard let key = Self.extensionKey(bytes),
+              let found = Self.byExtension.first(where: { $0.key == key })
         else { return nil }
         self = found.format
     }
 
-    /// Every extension with its format, made once (a tile request looks its extension up here).
-    private static let byExtension: [(name: String, format: TileFormat)] =
-        allCases.flatMap { format in format.fileExtensions.map { (name: $0, format: format) } }
+    /// Every extension with its format, made once (a tile request looks its extension up here),
+    /// each extension as its `extensionKey`.
+    private static let byExtension: [(key: UInt64, format: TileFormat)] = allCases.flatMap { format in
+        format.fileExtensions.map { name in
+            var name = name
+            return (key: name.withUTF8 { extensionKey($0)! }, format: format)
+        }
+    }
+
+    /// Up to 4 bytes and their count in one integer; nil for more (no extension is longer).
+    private static func extensionKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard bytes.count <= 4 else { return nil }
+        var key = UInt64(bytes.count) << 32
+        for (index, byte) in bytes.enumerated() { key |= UInt64(byte) << (8 * index) }
+        return key
+    }
 
     /// The format a path or URL template's file extension names (`{z}/{x}/{y}.jpg`, a query
     /// string ignored); nil when it has none this enum knows.

@@ -83,6 +83,28 @@ import TestThreads
         }
     }
 
+    /// Each deferred answer goes to its own request on a connection that answers some requests at
+    /// once and some later (the connection gives its completions' address again once nothing
+    /// holds it): a second completion of an answered request, arriving as the next pipelined
+    /// request waits for its own, is not taken for that one's answer.
+    @Test(arguments: IOTransport.available)
+    func aDeferredAnswerGoesToItsOwnRequest(transport: IOTransport) async throws {
+        try await withLiveServer(transport, configure: { $0.answerTimeout = 30 }) { port in
+            let client = try RawHTTPClient(port: port, timeoutSeconds: liveReadTimeout)
+            for count in [1, 2, 3, 4, 5] {
+                client.send("GET /\(count % 2 == 0 ? "later" : "bytes")/\(count) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = try #require(client.readResponse())
+                #expect(answer.status == 200 && answer.body.count == count)
+            }
+            client.send("GET /twice/4 HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /later/6 HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /bytes/3 HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /later/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+            for count in [4, 6, 3, 7] {
+                let answer = try #require(client.readResponse())
+                #expect(answer.status == 200 && answer.body.count == count, "the answer to the request for \(count) bytes")
+            }
+        }
+    }
+
     /// `Expect: 100-continue`: the final status comes at once, without the body being sent.
     @Test(arguments: IOTransport.available)
     func expectContinueGetsItsFinalStatusAtOnce(transport: IOTransport) async throws {
