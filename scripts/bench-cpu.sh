@@ -15,6 +15,9 @@
 # reads what was just written; where it sends with sendfile, the client's copy is the first to
 # read them. A server's CPU a request and the client's together are what the machine spent.
 # (The client's includes wrk's start, which reads the request list: a few ms in seconds.)
+# wrk's system calls a request ("client calls") and its `epoll_wait` calls a request ("client
+# waits") say how much a server's answers let wrk batch: an `epoll_wait` that returns one ready
+# connection costs the client a call for each request.
 #
 # The user column splits the server's CPU between user space and the kernel: `task-clock` a
 # request times the share of the server's user ticks in /proc/PID/stat over the same run (ticks
@@ -131,7 +134,7 @@ warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths$( [[ -n $HEADERS ]] && echo " with a browser's header fields" ); access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
-printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s\n' round server "requests/s" "CPU us/req" "user us/req" "syscalls/req" "switches" "packets" "client us/req"
+printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s %13s %13s\n' round server "requests/s" "CPU us/req" "user us/req" "syscalls/req" "switches" "packets" "client us/req" "client calls" "client waits"
 
 # shellcheck source=bench/cpu-ticks.sh
 source "$SCRIPT_DIR/bench/cpu-ticks.sh"
@@ -161,7 +164,8 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         read -r user_before system_before < <(cpu_ticks ${pids//,/ })
         # One perf counts the server's threads for as long as wrk runs, the other wrk itself.
         BENCH_PATHS="$paths" perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit \
-            -p "$pids" -o "$TMP/perf.txt" -- perf stat -x, -e task-clock -o "$TMP/client.txt" -- \
+            -p "$pids" -o "$TMP/perf.txt" -- perf stat -x, -e task-clock,raw_syscalls:sys_enter,syscalls:sys_enter_epoll_wait \
+            -o "$TMP/client.txt" -- \
             wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" \
             >"$TMP/wrk.txt" || die "perf stat or wrk failed: $(cat "$TMP/perf.txt" "$TMP/client.txt" 2>/dev/null)"
         read -r user_after system_after < <(cpu_ticks ${pids//,/ })
@@ -177,10 +181,15 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             $3 == "net:net_dev_xmit" { pk = $1 / n }
             END { printf "%.2f %.2f %.3f %.2f\n", cpu, calls, sw, pk }' "$TMP/perf.txt")
         client=$(awk -F, -v n="$requests" '$3 == "task-clock" { printf "%.2f", $1 * 1000 / n }' "$TMP/client.txt")
+        read -r client_calls client_waits < <(awk -F, -v n="$requests" '
+            $3 == "raw_syscalls:sys_enter" { calls = $1 / n }
+            $3 == "syscalls:sys_enter_epoll_wait" { waits = $1 / n }
+            END { printf "%.2f %.3f\n", calls, waits }' "$TMP/client.txt")
         awk -v c="$client" 'BEGIN { exit !(c > 0) }' || die "perf stat counted no CPU time for wrk: $(cat "$TMP/client.txt")"
         user=$(awk -v c="$cpu" -v u=$(( user_after - user_before )) -v k=$(( system_after - system_before )) \
             'BEGIN { printf "%.2f", (u + k > 0 ? c * u / (u + k) : 0) }')
-        printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s\n' "$round" "$server" "$rps" "$cpu" "$user" "$calls" "$switches" "$packets" "$client"
+        printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s %13s %13s\n' "$round" "$server" "$rps" "$cpu" "$user" "$calls" "$switches" \
+            "$packets" "$client" "$client_calls" "$client_waits"
         cpu_of[$server]=$cpu; user_of[$server]=$user; rps_of[$server]=$rps; client_of[$server]=$client
         cpu_values[$server]+=" $cpu"; user_values[$server]+=" $user"; rps_values[$server]+=" $rps"; calls_values[$server]+=" $calls"
         client_values[$server]+=" $client"
