@@ -79,8 +79,8 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
 PATH="/opt/swift/usr/bin:$PATH"
 command -v perf >/dev/null || die "perf is not installed (apt-get install linux-perf)"
-perf stat -e raw_syscalls:sys_enter -x, -o /dev/null -- true 2>/dev/null \
-    || die "perf cannot read tracepoints here (run as root, or lower kernel.perf_event_paranoid)"
+perf stat -e raw_syscalls:sys_enter,syscalls:sys_enter_epoll_wait -x, -o /dev/null -- true 2>/dev/null \
+    || die "perf cannot read the raw_syscalls and syscalls tracepoints here (run as root, or lower kernel.perf_event_paranoid)"
 
 # shellcheck source=bench/servers.sh
 source "$SCRIPT_DIR/bench/servers.sh"

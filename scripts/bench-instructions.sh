@@ -20,9 +20,10 @@
 #   KEEP=0            1: keep the temp dir (configs, callgrind files)
 #   MEMORY=1          0: tilelayer's layer has no memory cache (tiles go out with sendfile from their files)
 #   LINES=0           1: keep the binary's debug info, so the callgrind files (KEEP=1) name source
-#                     lines; it must be DWARF 4, which valgrind 3.19 reads: build it with
-#                     swift build -c release --scratch-path .build-dwarf -Xswiftc -g
-#                     -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4, pass TILELAYER=
+#                     lines; all of it must be DWARF 4, which valgrind 3.19 reads (the C targets'
+#                     too): build it with swift build -c release --product tilelayer
+#                     --scratch-path .build-dwarf -Xswiftc -g -Xswiftc -debug-info-format=dwarf
+#                     -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4, and pass TILELAYER=
 #   PROFILE=0         1: also print each server's functions by instructions (scripts/bench/callgrind-self.py)
 #   REUSE_SECONDS=60  tilelayer's server.cache.reuseSeconds: natively the 85 paths come round within
 #                     a few milliseconds, well inside the default 0.1 s, so a hot hit is an answer
@@ -131,6 +132,10 @@ fi
 # valgrind 3.19 cannot read Swift's DWARF 5 debug info; a copy without it (symbols kept, so
 # callgrind still names functions) runs the same code. LINES=1 keeps a DWARF 4 build's.
 if [[ $LINES == 1 ]]; then
+    # valgrind 3.19 gives up at startup on a DWARF 5 unit, with a message only in its log.
+    if (readelf --debug-dump=info "$TILELAYER" 2>/dev/null || true) | grep -q -m 1 -E '^ +Version: +5$'; then
+        die "LINES=1: $TILELAYER has DWARF 5 debug info, which valgrind 3.19 cannot read; build it as LINES above says"
+    fi
     cp "$TILELAYER" "$TMP/tilelayer"
 else
     strip --strip-debug -o "$TMP/tilelayer" "$TILELAYER" || die "strip failed"

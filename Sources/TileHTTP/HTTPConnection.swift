@@ -192,13 +192,15 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     }
 
     /// The address for request `id`'s completion: the spare one when nothing else holds it.
+    /// Asked only while the connection is open (`run` stops at a close), so the spare it keeps
+    /// is let go by `closeNow`.
     private func answerAddress(for id: UInt64) -> HTTPAnswerAddress {
-        if spareAddress != nil && isKnownUniquelyReferenced(&spareAddress) {
-            spareAddress.unsafelyUnwrapped.id = id
-            return spareAddress.unsafelyUnwrapped
+        if isKnownUniquelyReferenced(&spareAddress), let spare = spareAddress {
+            spare.id = id
+            return spare
         }
         let address = HTTPAnswerAddress(connection: self, id: id)
-        if !closed { spareAddress = address }
+        spareAddress = address
         return address
     }
 

@@ -232,11 +232,11 @@ final class HTTPHeadMemo: @unchecked Sendable {
 
     /// The hash of `head` and that of its header section (the bytes after its first LF, as
     /// `HTTPHeadParser` hands them to `fieldSections`): the section is hashed once, for both
-    /// memos, and the request line with this memo's seed and the section's hash. XXH64: about two thirds of the instructions of the standard
-    /// library's SipHash for a short head (180 against 276 on the hot-tile benchmark). Not a
-    /// keyed hash, and it need not be: a pair of slots holds two entries, so heads made to
-    /// share one only miss the memo (as any 2,049 distinct heads do anyway), and no lookup
-    /// takes longer.
+    /// memos, and the request line with this memo's seed and the section's hash. XXH64: about
+    /// two thirds of the instructions of the standard library's SipHash for a short head (180
+    /// against 276 on the hot-tile benchmark). Not a keyed hash, and it need not be: a pair of
+    /// slots holds two entries, so heads made to share one only miss the memo (as any 2,049
+    /// distinct heads do anyway), and no lookup takes longer.
     private func hashes(_ head: UnsafeRawBufferPointer) -> (head: Int, section: Int) {
         let lineEnd = head.firstLineFeed().map { $0 + 1 } ?? head.count
         let section = fieldSections.hash(UnsafeRawBufferPointer(rebasing: head[lineEnd...]))

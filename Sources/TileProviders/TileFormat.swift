@@ -65,7 +65,7 @@ public enum TileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The format whose URL extension is exactly these bytes (a request path's, read in place).
     public init?(fileExtension bytes: UnsafeBufferPointer<UInt8>) {
-        // Six names of 3 or 4 bytes, each one integer: a scan of six integer compares.
+        // Six short names, each one integer: a scan of six integer compares.
         guard let key = Self.extensionKey(bytes),
               let found = Self.byExtension.first(where: { $0.key == key })
         else { return nil }
@@ -76,15 +76,22 @@ public enum TileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
     /// each extension as its `extensionKey`.
     private static let byExtension: [(key: UInt64, format: TileFormat)] = allCases.flatMap { format in
         format.fileExtensions.map { name in
-            var name = name
-            return (key: name.withUTF8 { extensionKey($0)! }, format: format)
+            var bytes = name
+            guard let key = bytes.withUTF8({ extensionKey($0) }) else {
+                preconditionFailure("URL extension \"\(name)\" is longer than \(maxExtensionBytes) bytes")
+            }
+            return (key: key, format: format)
         }
     }
 
-    /// Up to 4 bytes and their count in one integer; nil for more (no extension is longer).
+    /// The longest URL extension `extensionKey` holds.
+    private static let maxExtensionBytes = 7
+
+    /// Up to `maxExtensionBytes` bytes and their count (the top byte) in one integer; nil for
+    /// more, which is no extension's.
     private static func extensionKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard bytes.count <= 4 else { return nil }
-        var key = UInt64(bytes.count) << 32
+        guard bytes.count <= maxExtensionBytes else { return nil }
+        var key = UInt64(bytes.count) << 56
         for (index, byte) in bytes.enumerated() { key |= UInt64(byte) << (8 * index) }
         return key
     }

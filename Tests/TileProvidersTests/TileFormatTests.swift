@@ -31,7 +31,7 @@ import Testing
     @Test("A URL extension is exactly one of the six names", arguments: [
         ("png", TileFormat.png), ("jpg", .jpg), ("jpeg", .jpg), ("webp", .webp), ("pbf", .pbf), ("mvt", .pbf),
         ("", nil), ("p", nil), ("pn", nil), ("pngx", nil), ("webpx", nil), ("jpegs", nil), ("Png", nil),
-        ("gif", nil), ("jpe", nil), ("webq", nil), ("gnp", nil), ("\u{0}png", nil), ("png\u{0}", nil),
+        ("gif", nil), ("jpe", nil), ("pngpngpng", nil), ("webq", nil), ("gnp", nil), ("\u{0}png", nil), ("png\u{0}", nil),
     ] as [(String, TileFormat?)])
     func fileExtension(_ text: String, _ format: TileFormat?) {
         #expect(TileFormat(fileExtension: text) == format)
