@@ -27,7 +27,10 @@
 #   SCENARIO=hot     hot: the 85 tiles of tiles/world (zoom 0-3, memory cache);
 #                    uniform, zipf: scripts/bench-working-set.sh's pyramid and request lists
 #                    (21,845 tiles, 256 MiB memory cache), the folder layer and the same tiles
-#                    as an uncached MBTiles layer, against nginx on the folder
+#                    as an uncached MBTiles layer, against nginx on the folder;
+#                    mbtiles: the 21 tiles of tiles/bluemarble.mbtiles (about 100 KB each) from
+#                    an MBTiles layer with `cache: {memory: false}` (with IMMUTABLE=1 the file
+#                    declared `immutable`), against nginx on the tiles extracted to files
 #   ROUNDS=5  DURATION=5  WARMUP=3   rounds; seconds measured and warmed up per server a round
 #   FIRST_WARMUP=15 (uniform, zipf; 0 for hot)  seconds more of each server's list before the
 #                    first round: about one pass of wrk's threads through the list, so each tile's
@@ -58,19 +61,22 @@ export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
 ROUNDS=${ROUNDS:-5}
 DURATION=${DURATION:-5}
 WARMUP=${WARMUP:-3}
-if [[ $SCENARIO == hot ]]; then FIRST_WARMUP=${FIRST_WARMUP:-0}; else FIRST_WARMUP=${FIRST_WARMUP:-15}; fi
+case $SCENARIO in hot|mbtiles) FIRST_WARMUP=${FIRST_WARMUP:-0} ;; *) FIRST_WARMUP=${FIRST_WARMUP:-15} ;; esac
 CONNECTIONS=${CONNECTIONS:-64}
 ACCESS_LOG=${ACCESS_LOG:-0}
 HEADERS=${HEADERS:-}
 [[ -z $HEADERS || $HEADERS == browser ]] || { echo "bench-cpu: HEADERS must be empty or browser" >&2; exit 2; }
 export BENCH_HEADERS=$HEADERS
 MEMORY=${MEMORY:-1}
+IMMUTABLE=${IMMUTABLE:-0}
 LOG_SHARE=${LOG_SHARE:-0}
 SKIP_BUILD=${SKIP_BUILD:-0}
 DATA=${DATA:-/tmp/tilelayer-working-set}
 
 die() { echo "bench-cpu: $*" >&2; exit 2; }
-case $SCENARIO in hot|uniform|zipf) ;; *) die "SCENARIO must be hot, uniform or zipf" ;; esac
+case $SCENARIO in hot|uniform|zipf|mbtiles) ;; *) die "SCENARIO must be hot, uniform, zipf or mbtiles" ;; esac
+[[ $IMMUTABLE == 0 || $IMMUTABLE == 1 ]] || die "IMMUTABLE must be 0 or 1"
+(( IMMUTABLE )) && [[ $SCENARIO != mbtiles ]] && die "IMMUTABLE=1 is for SCENARIO=mbtiles"
 [[ $LOG_SHARE == 0 || $LOG_SHARE == 1 ]] || die "LOG_SHARE must be 0 or 1"
 (( LOG_SHARE && ACCESS_LOG )) && die "LOG_SHARE=1 compares a tilelayer without its log (ACCESS_LOG=0) to one with it"
 for name in ROUNDS DURATION WARMUP FIRST_WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
@@ -94,6 +100,14 @@ if [[ $SCENARIO == hot ]]; then
     (cd "$TILES" && find . -name '*.png' -printf '/%P\n' | awk -F/ '$2 <= 3' | sort) >"$TMP/paths.txt"
     (( MEMORY )) || LAYER_CACHE="memory: false"
     write_tilelayer_config "$TMP/tilelayer.yml" "$TL_PORT"
+    servers="tilelayer nginx"
+elif [[ $SCENARIO == mbtiles ]]; then
+    MBTILES="$REPO/tiles/bluemarble.mbtiles"
+    TILES="$TMP/extracted"
+    python3 "$SCRIPT_DIR/bench/extract-mbtiles.py" "$MBTILES" "$TILES" >/dev/null
+    (cd "$TILES" && find . -name '*.png' -printf '/%P\n' | sort) >"$TMP/paths.txt"
+    LAYER_SOURCE="{type: mbtiles, path: \"$MBTILES\"$( (( IMMUTABLE )) && echo ", immutable: true" )}" \
+        LAYER_CACHE="memory: false" write_tilelayer_config "$TMP/tilelayer.yml" "$TL_PORT"
     servers="tilelayer nginx"
 else
     # shellcheck source=bench/working-set.sh
@@ -124,16 +138,16 @@ fi
 for port in "$TL_PORT" "$NG_PORT"; do
     cmp <(curl -fs "http://127.0.0.1:$port$first") "$TILES$first" || die "the server on $port answers $first with other bytes than the file"
 done
-if [[ $SCENARIO != hot ]]; then
+if [[ $SCENARIO == uniform || $SCENARIO == zipf ]]; then
     cmp <(curl -fs "http://127.0.0.1:$TL_PORT/mb$first") "$TILES$first" || die "the MBTiles layer's $first differs from the file"
 fi
 
 # Before a working-set run, every file is read again (`warm_working_set`).
-warm_page_cache() { [[ $SCENARIO == hot ]] || warm_working_set "$DATA"; }
+warm_page_cache() { [[ $SCENARIO == hot || $SCENARIO == mbtiles ]] || warm_working_set "$DATA"; }
 
 echo "== machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== versions: $("$NGINX" -v 2>&1), $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2), tilelayer $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths$( [[ -n $HEADERS ]] && echo " with a browser's header fields" ); access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && echo on || echo off ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
+echo "== scenario $SCENARIO: $(wc -l <"$TMP/paths.txt") request paths$( [[ -n $HEADERS ]] && echo " with a browser's header fields" ); access logs $( (( ACCESS_LOG )) && echo on || echo off )$( (( LOG_SHARE )) && echo " (tilelayer-logged: on)" ); memory cache $( (( MEMORY )) && [[ $SCENARIO != mbtiles ]] && echo on || echo off )$( (( IMMUTABLE )) && echo ", the MBTiles file immutable" ); tile files used ${OPEN_FILE_SECONDS:-1 (tilelayer) / 60 (nginx)} s before their path is looked at again; $ROUNDS rounds of ${DURATION} s per server after ${WARMUP} s of warm-up (${FIRST_WARMUP} s more before the first); $CONNECTIONS connections"
 printf '%-5s %-18s %10s %12s %12s %12s %10s %10s %14s %13s %13s\n' round server "requests/s" "CPU us/req" "user us/req" "syscalls/req" "switches" "packets" "client us/req" "client calls" "client waits"
 
 # shellcheck source=bench/cpu-ticks.sh

@@ -6,8 +6,9 @@
 # round and prints medians; ratios are tilelayer / peer):
 #   1  directory tiles not in tilelayer's memory cache: a layer with `cache: {memory: false}` and a
 #      second tilelayer with a 1 MB cache (the 85-tile list is 5.2 MB) vs nginx (open_file_cache)
-#   2  MBTiles tiles, hot (memory cache) and uncached (`cache.memory: false`) vs nginx serving the
-#      same tiles extracted to files (TMS rows flipped to XYZ)
+#   2  MBTiles tiles, hot (memory cache), uncached (`cache.memory: false`) and uncached from a file
+#      declared `immutable` (sent by reference) vs nginx serving the same tiles extracted to files
+#      (TMS rows flipped to XYZ)
 #   3  derived @2x tiles, hot (cached) and cold (`cache.memory: false`: every request renders);
 #      peer: nginx serving the @2x bytes tilelayer rendered, as files (a peer for "hot" only;
 #      for the cold render cost compare scripts/bench-imaging.sh, Pillow)
@@ -141,7 +142,7 @@ PRE="$TMP/pre"                      # nginx's root: same URL paths as tilelayer'
 mkdir -p "$PRE" "$TMP/nginx"/{client_body,proxy,fastcgi,uwsgi,scgi,cache} "$TMP/paths"
 cp -r "$WORLD" "$PRE/world"
 bm_count=$(python3 "$BENCH/extract-mbtiles.py" "$MBTILES" "$PRE/bluemarble")
-ln -s world "$PRE/worldnc"; ln -s bluemarble "$PRE/bluemarblenc"
+ln -s world "$PRE/worldnc"; ln -s bluemarble "$PRE/bluemarblenc"; ln -s bluemarble "$PRE/bluemarbleim"
 mkdir -p "$PRE/overlay"; ln -s overlay "$PRE/overlaync"
 WORLD_TILES=$(cd "$WORLD" && find . -name '*.png' -printf '%P\n' | sort -t/ -k1,1n -k2,2n -k3,3n)
 BM_TILES=$(cd "$PRE/bluemarble" && find . -name '*.png' -printf '%P\n' | sort -t/ -k1,1n -k2,2n -k3,3n)
@@ -153,6 +154,7 @@ paths /world "" "$WORLD_TILES" >"$P/world"
 paths /worldnc "" "$WORLD_TILES" >"$P/worldnc"
 paths /bluemarble "" "$BM_TILES" >"$P/bm"
 paths /bluemarblenc "" "$BM_TILES" >"$P/bmnc"
+paths /bluemarbleim "" "$BM_TILES" >"$P/bmim"
 paths /world "@2x" "$WORLD_TILES" >"$P/x2"
 paths /worldnc "@2x" "$WORLD_TILES" >"$P/x2nc"
 paths /overlay "" "$WORLD_TILES" >"$P/ov"
@@ -179,6 +181,7 @@ layers:
   - {name: worldnc, source: {type: directory, path: "$WORLD"}, minZoom: 0, maxZoom: 3, cache: {memory: false}}
   - {name: bluemarble, source: {type: mbtiles, path: "$MBTILES"}}
   - {name: bluemarblenc, source: {type: mbtiles, path: "$MBTILES"}, cache: {memory: false}}
+  - {name: bluemarbleim, source: {type: mbtiles, path: "$MBTILES", immutable: true}, cache: {memory: false}}
   - {name: debug, source: {type: debug}, maxZoom: 22}
   - name: overlay
     source: {type: composite, layers: [{layer: world, zIndex: 0}, {layer: debug, zIndex: 100, opacity: 0.5}]}
@@ -292,12 +295,13 @@ check_same() { # check_same PORT_A PATHS_A PORT_B PATHS_B
     exec 7<&- 8<&-
     (( bad == 0 )) || die "servers disagree; not benchmarking unlike things"
 }
-echo "== checking identical bodies (world, worldnc, bluemarble, bluemarblenc, upstream vs nginx and its proxy)"
+echo "== checking identical bodies (world, worldnc, bluemarble, bluemarblenc, bluemarbleim, upstream vs nginx and its proxy)"
 check_same "$TL" "$P/world" "$NG" "$P/world"
 check_same "$TL" "$P/worldnc" "$NG" "$P/world"
 check_same "$TL1" "$P/world" "$NG" "$P/world"
 check_same "$TL" "$P/bm" "$NG" "$P/bm"
 check_same "$TL" "$P/bmnc" "$NG" "$P/bm"
+check_same "$TL" "$P/bmim" "$NG" "$P/bm"
 check_same "$TL" "$P/up-tl" "$NG_PROXY" "$P/up-ng"
 echo "   ok; proxy cache now: $(curl -s -D - -o /dev/null "http://127.0.0.1:$NG_PROXY/0/0/0.png" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-cache-status" { print $2 }') on a repeat"
 
@@ -370,7 +374,8 @@ if want 1; then
 fi
 if want 2; then
     compare "2 MBTiles" \
-        "tilelayer-mbtiles-hot $TL $P/bm" "tilelayer-mbtiles-memory:false $TL $P/bmnc" "nginx-extracted-files $NG $P/bm"
+        "tilelayer-mbtiles-hot $TL $P/bm" "tilelayer-mbtiles-memory:false $TL $P/bmnc" \
+        "tilelayer-mbtiles-immutable $TL $P/bmim" "nginx-extracted-files $NG $P/bm"
 fi
 if want 3; then
     compare "3 derived @2x" \

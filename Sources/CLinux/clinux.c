@@ -216,6 +216,28 @@ long clinux_writev_more(int fd, const void *iov, int count) {
     return sendmsg(fd, &message, MSG_MORE | MSG_NOSIGNAL);
 }
 
+long clinux_splice_pipe(int fds[2], long bytes) {
+    if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
+    long held = fcntl(fds[1], F_SETPIPE_SZ, (int)bytes);
+    if (held < 0) held = fcntl(fds[1], F_GETPIPE_SZ);
+    if (held < 0) {
+        int saved = errno;
+        close(fds[0]);
+        close(fds[1]);
+        errno = saved;
+    }
+    return held;
+}
+
+long clinux_vmsplice(int fd, const void *iov, int count) {
+    return vmsplice(fd, (const struct iovec *)iov, (unsigned long)count, SPLICE_F_NONBLOCK);
+}
+
+long clinux_splice_to_socket(int pipe_fd, int socket_fd, long count, int more) {
+    unsigned flags = SPLICE_F_NONBLOCK | SPLICE_F_MOVE | (more ? SPLICE_F_MORE : 0);
+    return splice(pipe_fd, NULL, socket_fd, NULL, (size_t)count, flags);
+}
+
 int clinux_memory_file(const char *name, long size) {
     int fd = memfd_create(name, MFD_CLOEXEC);
     if (fd < 0) return -1;

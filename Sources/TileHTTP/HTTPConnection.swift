@@ -141,7 +141,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     /// take of one is copied (`HTTPOutputQueue.endLending()`).
     private func writeOutput() -> HTTPConnectionStateMachine.Action {
         let before = output.byteCount
-        let progress = output.write(to: socket)
+        let progress = output.write(to: socket, through: context.splicePipe)
         guard progress != .failed, output.endLending() else {
             output.removeAll()
             return machine.connectionFailed()

@@ -36,6 +36,9 @@ final class HTTPHeadMemo: @unchecked Sendable {
         fileprivate var givenAgain = 0
         /// Times the head was found remembered (`lookUp`), up to `Int32.max`.
         fileprivate(set) var found: Int32 = 0
+        /// The arena pages `answer`'s body takes when the memo moved it there from memory
+        /// (`keep`), else 0: counted with the bodies in memory.
+        fileprivate var movedBodyBytes = 0
 
         init(head: [UInt8], hash: Int, request: HTTPRequest) {
             self.head = head
@@ -70,7 +73,9 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private(set) var wireBytes = 0
     /// Bytes of answers whose body is bytes in memory (`HTTPResponse.body`) kept at most, and
     /// kept now: bodies no cache holds (an uncached archive tile copied for a head asked for
-    /// again) stay bounded. (A cached tile's body is a part of the cache's memory file.)
+    /// again) stay bounded. Such a body is kept in the body arena when it can be (`keep`), and
+    /// counted by the pages it takes there. (A cached tile's body is a part of the cache's
+    /// memory file.)
     let maxBodyBytes: Int
     private(set) var bodyBytes = 0
     /// `maxBodyBytes` when not given: a few of the largest tiles, hundreds of typical ones.
@@ -184,18 +189,33 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// Keeps `answer` for `entry`'s request when the application marked it for reuse, `entry`
     /// is still in its slot (a newer head may have taken it since the parse), and, for an
     /// answer that holds a file open, fewer than `maxFileAnswers` such are kept; for one whose
-    /// body is bytes, while those kept stay within `maxBodyBytes`.
+    /// body is bytes, while those kept stay within `maxBodyBytes`. Such a body is copied into
+    /// the body arena when the arena takes it, so the answer given again goes out with
+    /// `sendfile`, not copied into the socket each time.
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
         let first = Self.pair(entry.hash)
         guard answer.reuse != nil, answer.lent == nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
-        if bodyBytes - Self.bodyBytes(entry.answer) + Self.bodyBytes(answer) > maxBodyBytes { return }
-        var answer = answer
+        let inMemory = Self.bodyBytes(answer)
+        let moved = inMemory > 0 ? Self.movedToArena(answer) : nil
+        if bodyBytes - held(by: entry) + (moved?.span ?? inMemory) > maxBodyBytes { return }
+        var answer = moved?.answer ?? answer
         if let wire = entry.wire {
             if wire.matches(answer) { answer.wire = wire } else { dropWire(of: entry) }
         }
-        setAnswer(answer, of: entry)
+        setAnswer(answer, of: entry, moved: moved?.span ?? 0)
         entry.answerExpires = now + answerLifetime
+    }
+
+    /// `answer` with its body bytes copied into the body arena, to be sent from there with
+    /// `sendfile` (its `body` then empty), and the pages they take there; nil when the arena
+    /// cannot take them (none here, or a body too short for a page of its own).
+    private static func movedToArena(_ answer: HTTPResponse) -> (answer: HTTPResponse, span: Int)? {
+        guard answer.file == nil, let stored = HTTPBodyArena.store(answer.body) else { return nil }
+        var moved = answer
+        moved.body = []
+        moved.file = stored.fileBody
+        return (moved, stored.span)
     }
 
     /// Lets go of answers past their time or revoked (their bodies: a cached tile's pages, a
@@ -222,12 +242,18 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// The bytes of `answer`'s body held in memory (0 for a file's or none).
     private static func bodyBytes(_ answer: HTTPResponse?) -> Int { answer?.body.count ?? 0 }
 
-    /// Sets `entry`'s answer, counting those that hold a file open and the bytes of bodies kept.
-    private func setAnswer(_ answer: HTTPResponse?, of entry: Entry) {
+    /// Bytes `entry`'s answer holds for the memo: its body in memory, or the arena pages the
+    /// memo moved it to.
+    private func held(by entry: Entry) -> Int { Self.bodyBytes(entry.answer) + entry.movedBodyBytes }
+
+    /// Sets `entry`'s answer, counting those that hold a file open and the bytes of bodies kept
+    /// (`moved`: the arena pages of a body the memo moved there).
+    private func setAnswer(_ answer: HTTPResponse?, of entry: Entry, moved: Int = 0) {
         if Self.holdsOpenFile(entry.answer) { fileAnswers -= 1 }
         if Self.holdsOpenFile(answer) { fileAnswers += 1 }
-        bodyBytes += Self.bodyBytes(answer) - Self.bodyBytes(entry.answer)
+        bodyBytes += Self.bodyBytes(answer) + moved - held(by: entry)
         entry.answer = answer
+        entry.movedBodyBytes = moved
     }
 
     /// The hash of `head` and that of its header section (the bytes after its first LF, as

@@ -1,11 +1,12 @@
 import Sockets
 
 /// What each event loop keeps for its connections: the Date line, the access log, the request
-/// series, the heads it parsed lately, and the buffer sockets are read into.
+/// series, the heads it parsed lately, the buffer sockets are read into and the pipe immutable
+/// bodies are sent through.
 final class HTTPLoopContext: @unchecked Sendable {
-    // `@unchecked Sendable`: `readBuffer` and `memo` are used only on the loop (its thread or
-    // serial queue), `readBuffer` by one connection at a time (a read is copied into the
-    // connection's parser before the next).
+    // `@unchecked Sendable`: `readBuffer`, `splicePipe` and `memo` are used only on the loop (its
+    // thread or serial queue), `readBuffer` and `splicePipe` by one connection at a time (a read
+    // is copied into the connection's parser before the next; a send leaves the pipe empty).
     let dateCache = HTTPDateCache()
     let accessLog: HTTPAccessLog?
     let metrics: HTTPLoopMetrics
@@ -14,6 +15,9 @@ final class HTTPLoopContext: @unchecked Sendable {
     /// Where a connection of this loop reads its socket into (one per loop, not per connection:
     /// an idle connection holds no read buffer).
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// The pipe a connection of this loop sends an immutable lent body through, its pages lent
+    /// to the socket (nil where there is none); left empty after each send.
+    let splicePipe = SplicePipe()
 
     /// Bytes of `readBuffer`: the most one read takes.
     static let readChunk = 16384

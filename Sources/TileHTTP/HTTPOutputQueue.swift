@@ -6,7 +6,9 @@ import Darwin
 import Sockets
 
 /// Byte buffers, lent bodies and file regions waiting to be written: runs of buffers and lent
-/// bodies go out with as few `writev` calls as the socket allows, file regions with `sendfile`.
+/// bodies go out with as few `writev` calls as the socket allows, file regions with `sendfile`,
+/// and an immutable lent body with the buffers before it through the loop's `SplicePipe`, its
+/// pages lent to the socket, not copied.
 struct HTTPOutputQueue {
     /// A byte buffer, a lent body or a file region. What writing needs of it (its length; for a
     /// file its descriptor and where the region starts; for a lent body its pieces) is kept as
@@ -23,6 +25,8 @@ struct HTTPOutputQueue {
         /// The lent body's pieces (no base address for bytes and files: a write tells a lent
         /// body by them, reading no reference).
         var pieces = UnsafeBufferPointer<iovec>(start: nil, count: 0)
+        /// The lent body is immutable: it may go by reference.
+        var byReference = false
         let count: Int
         /// The file's descriptor, -1 for bytes.
         let descriptor: Int32
@@ -65,8 +69,8 @@ struct HTTPOutputQueue {
     /// loop goes on.
     mutating func append(_ lent: any HTTPLentBody) {
         guard lent.count > 0 else { return }
-        chunks.append(Chunk(bytes: [], file: nil, lent: lent, pieces: lent.pieces, count: lent.count, descriptor: -1,
-                            fileOffset: 0))
+        chunks.append(Chunk(bytes: [], file: nil, lent: lent, pieces: lent.pieces, byReference: lent.isImmutable,
+                            count: lent.count, descriptor: -1, fileOffset: 0))
         byteCount += lent.count
         lentCount += 1
     }
@@ -125,9 +129,26 @@ struct HTTPOutputQueue {
         byteCount = 0
     }
 
-    /// Writes until everything is out, the socket is full, or it fails.
-    mutating func write(to socket: Socket) -> Progress {
+    /// Writes until everything is out, the socket is full, or it fails; immutable lent bodies
+    /// through `pipe` when there is one.
+    mutating func write(to socket: Socket, through pipe: SplicePipe? = nil) -> Progress {
         while first < chunks.count {
+            // Chunks a `writev` may take: the buffers before an immutable lent body the pipe
+            // cannot take with them go on their own, so it may take the body next.
+            var writable = Self.maxChunksPerWrite
+            if let pipe, let lent = leadingReference() {
+                switch send(through: pipe, upTo: lent, to: socket) {
+                case .sent(let n):
+                    consume(n)
+                    continue
+                case .partly(let n, let rest):
+                    consume(n)
+                    keep(rest, for: lent)
+                    return .pending
+                case .failed: return .failed
+                case .declined: if lent > first { writable = lent - first }
+                }
+            }
             let result: Socket.WriteResult
             let descriptor = chunks[first].descriptor
             if descriptor >= 0 {
@@ -143,7 +164,7 @@ struct HTTPOutputQueue {
                 // The file ended early: the promised Content-Length can no longer be kept.
                 if case .written(0) = result { return .failed }
             } else {
-                let (buffers, vectors) = leadingBuffers()
+                let (buffers, vectors) = leadingBuffers(upTo: writable)
                 result = withIOVectors(chunks: buffers, vectors: vectors) {
                     socket.write($0, more: first + buffers < chunks.count)
                 }
@@ -157,13 +178,47 @@ struct HTTPOutputQueue {
         return .done
     }
 
+    /// The index of an immutable lent body that only byte buffers precede among the unwritten
+    /// chunks, if one does and its pieces and theirs fit one write.
+    private func leadingReference() -> Int? {
+        var index = first
+        while index < chunks.count, chunks[index].descriptor < 0, chunks[index].pieces.baseAddress == nil {
+            index += 1
+        }
+        guard index < chunks.count, chunks[index].byReference,
+              index - first + chunks[index].pieces.count <= Self.maxBuffersPerWrite else { return nil }
+        return index
+    }
+
+    /// Sends the chunks from `first` through `lent`, the buffers copied into `pipe` and the lent
+    /// body's pages lent to it.
+    private func send(through pipe: SplicePipe, upTo lent: Int, to socket: Socket) -> SplicePipe.SendResult {
+        let buffers = lent - first
+        return withIOVectors(chunks: buffers + 1, vectors: buffers + chunks[lent].pieces.count) { vectors in
+            pipe.send(head: UnsafeBufferPointer(rebasing: vectors[..<buffers]),
+                      body: UnsafeBufferPointer(rebasing: vectors[buffers...]), to: socket, more: lent + 1 < chunks.count)
+        }
+    }
+
+    /// Puts `rest`, what a send through the pipe did not get into the socket, in place of the
+    /// unwritten chunks through `lent`, which ends: its pages are no longer needed.
+    private mutating func keep(_ rest: [UInt8], for lent: Int) {
+        let body = chunks[lent].lent
+        chunks.replaceSubrange(first ... lent, with: CollectionOfOne(
+            Chunk(bytes: rest, file: nil, count: rest.count, descriptor: -1, fileOffset: 0)))
+        offset = 0
+        body?.end()
+        lentCount -= 1
+    }
+
     /// How many chunks of bytes or lent bodies lead the unwritten ones (up to the first file
-    /// region), and how many buffers they take, capped per call (a lent body that does not fit
-    /// whole goes at the head of the next call, or in part when it leads this one).
-    private func leadingBuffers() -> (chunks: Int, vectors: Int) {
+    /// region, at most `limit`), and how many buffers they take, capped per call (a lent body
+    /// that does not fit whole goes at the head of the next call, or in part when it leads this
+    /// one).
+    private func leadingBuffers(upTo limit: Int) -> (chunks: Int, vectors: Int) {
         var count = 0
         var vectors = 0
-        while first + count < chunks.count, count < Self.maxChunksPerWrite, chunks[first + count].descriptor < 0 {
+        while first + count < chunks.count, count < limit, chunks[first + count].descriptor < 0 {
             let pieces = chunks[first + count].pieces
             let needed = pieces.baseAddress == nil ? 1 : pieces.count
             if vectors + needed > Self.maxBuffersPerWrite {

@@ -13,7 +13,9 @@ import Darwin
 /// The pieces are valid until `end()`: until then the file's reader is kept (its read
 /// transaction holds the file's lock, so no writer changes the pages). Whoever holds a lent
 /// tile ends it soon: an answer is sent, or what the socket did not take copied (`copy(from:)`),
-/// before its event loop goes on; the reader goes back when the last reference goes too.
+/// before its event loop goes on; the reader goes back when the last reference goes too. From a
+/// file its operator declared immutable (`isImmutable`), the pages may be lent on to the socket,
+/// which holds them past `end()`: nothing writes them in place.
 ///
 /// `@unchecked Sendable`: immutable but for the lease, which ends once, from any thread.
 public final class LentTileBytes: @unchecked Sendable {
@@ -21,11 +23,15 @@ public final class LentTileBytes: @unchecked Sendable {
     public let count: Int
     /// Where the bytes lie, in order (valid until `end()`).
     public let pieces: UnsafeBufferPointer<iovec>
+    /// The file is never written in place (its operator says so): its pages stay as they are
+    /// after `end()`.
+    public let isImmutable: Bool
     private let lease: SQLiteReaderLease
 
-    init(pieces: UnsafeBufferPointer<iovec>, count: Int, lease: SQLiteReaderLease) {
+    init(pieces: UnsafeBufferPointer<iovec>, count: Int, isImmutable: Bool, lease: SQLiteReaderLease) {
         self.pieces = pieces
         self.count = count
+        self.isImmutable = isImmutable
         self.lease = lease
     }
 

@@ -203,7 +203,8 @@ import TestThreads
     /// by another head) makes room for another. An answer for an entry no longer in its slot is
     /// not kept at all (nothing would let it go).
     /// Answers whose bodies are bytes in memory are kept while their bodies add up to at most
-    /// the memo's budget; one let go (expired, or replaced by a smaller one) makes room.
+    /// the memo's budget, a body moved to the body arena counted by the pages it takes there;
+    /// one let go (expired, or replaced by a smaller one) makes room.
     @Test func answersWithBodiesInMemoryAreBounded() throws {
         let memo = HTTPHeadMemo(answerLifetime: 100, fileAnswers: 0, bodyBytes: 10_000)
         let reuse = HTTPAnswerReuse()
@@ -212,18 +213,56 @@ import TestThreads
             answer.reuse = reuse.mark()
             return answer
         }
+        // Where there is a body arena, a 4,000-byte body is moved to a page of its own; a
+        // 1,000-byte one (under `HTTPBodyArena.minimumBytes`) stays in memory.
+        let large = HTTPBodyArena.store([UInt8](repeating: 1, count: 4_000)) == nil ? 4_000 : 4_096
         let live = try memo.entriesInDistinctPairs(3)
         memo.keep(answer(4_000), for: live[0], now: 0)
         memo.keep(answer(4_000), for: live[1], now: 0)
-        #expect(live[0].answer != nil && live[1].answer != nil && memo.bodyBytes == 8_000)
+        #expect(live[0].answer != nil && live[1].answer != nil && memo.bodyBytes == 2 * large)
         memo.keep(answer(4_000), for: live[2], now: 0)
-        #expect(live[2].answer == nil && memo.bodyBytes == 8_000, "past the budget: not kept")
+        #expect(live[2].answer == nil && memo.bodyBytes == 2 * large, "past the budget: not kept")
         memo.keep(answer(1_000), for: live[1], now: 10)
-        #expect(memo.bodyBytes == 5_000, "replaced by a smaller one: counted once")
+        #expect(memo.bodyBytes == large + 1_000, "replaced by a smaller one: counted once")
         memo.keep(answer(4_000), for: live[2], now: 10)
-        #expect(live[2].answer != nil && memo.bodyBytes == 9_000, "room made")
+        #expect(live[2].answer != nil && memo.bodyBytes == 2 * large + 1_000, "room made")
         memo.dropExpiredAnswers(now: 100)
-        #expect(live[0].answer == nil && memo.bodyBytes == 5_000, "expired: let go")
+        #expect(live[0].answer == nil && memo.bodyBytes == large + 1_000, "expired: let go")
+        memo.keep(answer(4_000), for: live[1], now: 100)
+        #expect(memo.bodyBytes == 2 * large, "the small body replaced by a large one")
+    }
+
+    /// An answer kept to be given again whose body is bytes in memory is given again from the
+    /// body arena (sent with `sendfile`, no copy into the socket): the same bytes, head and
+    /// length, its `body` empty; given again often, it is laid out as it goes on the wire. A
+    /// body too short for a page of its own stays in memory.
+    @Test func aBodyKeptToBeGivenAgainGoesFromTheArena() throws {
+        #if os(Linux)
+        try #require(HTTPBodyArena.store([UInt8](repeating: 1, count: 4_096)) != nil, "no body arena here")
+        let memo = HTTPHeadMemo(answerLifetime: 1_000_000, fileAnswers: 0, wireBytes: 1 << 20)
+        let reuse = HTTPAnswerReuse()
+        let bytes = (0 ..< 10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var answer = HTTPResponse(status: .ok).prepared(bodyCount: bytes.count).sending(bytes)
+        answer.reuse = reuse.mark()
+        let entries = try memo.entriesInDistinctPairs(2)
+        memo.keep(answer, for: entries[0], now: 0)
+        let again = try #require(memo.answer(for: entries[0], now: 1))
+        let file = try #require(again.file, "given again from a file")
+        #expect(!file.holdsOpenFile, "a body in the arena's shared file")
+        #expect(again.body.isEmpty && again.contentLength == bytes.count && again.preparedHead == answer.preparedHead)
+        #expect(file.read() == bytes, "the same bytes")
+        #expect(memo.bodyBytes == 12_288, "counted by its three pages")
+        var laidOut: HTTPResponse?
+        for time in 2 ... UInt64(HTTPHeadMemo.wireThreshold + 1) { laidOut = memo.answer(for: entries[0], now: time) }
+        #expect(laidOut?.wire != nil, "given again often: laid out as it goes on the wire")
+
+        var short = HTTPResponse(status: .ok).prepared(bodyCount: 100).sending([UInt8](repeating: 2, count: 100))
+        short.reuse = reuse.mark()
+        memo.keep(short, for: entries[1], now: 0)
+        let shortAgain = try #require(memo.answer(for: entries[1], now: 1))
+        #expect(shortAgain.file == nil && shortAgain.body.count == 100, "too short for a page: stays in memory")
+        #expect(memo.bodyBytes == 12_288 + 100)
+        #endif
     }
 
     @Test func answersThatHoldAFileOpenAreBounded() throws {

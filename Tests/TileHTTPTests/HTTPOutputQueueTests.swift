@@ -210,15 +210,18 @@ import TestThreads
 
     /// Bytes lent as pieces of memory it owns, as a mapped file's pages would be: counts its
     /// ends and the copies asked of it, and can be told its copies fail (a file cut short).
+    /// Immutable, its memory is never written over (a file declared immutable).
     private final class LentBytes: HTTPLentBody, @unchecked Sendable {
         let storage: UnsafeMutableBufferPointer<UInt8>
         let pieces: UnsafeBufferPointer<iovec>
         var count: Int { storage.count }
+        let isImmutable: Bool
         private(set) var ends = 0
         private(set) var copiedFrom: [Int] = []
         let copiesFail: Bool
 
-        init(_ bytes: [UInt8], pieceSize: Int, copiesFail: Bool = false) {
+        init(_ bytes: [UInt8], pieceSize: Int, copiesFail: Bool = false, immutable: Bool = false) {
+            isImmutable = immutable
             storage = .allocate(capacity: bytes.count)
             _ = storage.initialize(from: bytes)
             let starts = Array(stride(from: 0, to: bytes.count, by: pieceSize))
@@ -241,11 +244,29 @@ import TestThreads
             return copiesFail ? nil : Array(storage[offset...])
         }
 
-        /// Ended: its memory is written over, as a mapped page may be once the lock is gone.
+        /// Ended: its memory is written over, as a mapped page may be once the lock is gone
+        /// (unless it is immutable).
         func end() {
             ends += 1
-            storage.update(repeating: 0xEE)
+            if !isImmutable { storage.update(repeating: 0xEE) }
         }
+    }
+
+    /// Writes what `queue` holds and ends its lent bodies after each write, as a connection
+    /// does, until all is out (at most 10,000 writes): the last write's progress, and what the
+    /// reading end got meanwhile.
+    private func finish(
+        _ queue: inout HTTPOutputQueue, _ pair: Pair, through pipe: SplicePipe? = nil
+    ) -> (HTTPOutputQueue.Progress, [UInt8]) {
+        var received: [UInt8] = []
+        for _ in 0 ..< 10_000 {
+            let progress = queue.write(to: Socket(descriptor: pair.writer), through: pipe)
+            let ended = queue.endLending()
+            #expect(ended)
+            received += pair.drain()
+            if progress != .pending { return (progress, received) }
+        }
+        return (.pending, received)
     }
 
     /// Answers each a head and a lent body, queued, written and ended as a connection does (its
@@ -282,19 +303,66 @@ import TestThreads
             #expect(lent.copiedFrom.count == (progress == .pending ? 1 : 0), "answer \(index): copied only when not sent whole")
             received += pair.drain()
         }
-        var progress = HTTPOutputQueue.Progress.pending
-        for _ in 0 ..< 10_000 where progress == .pending {
-            progress = queue.write(to: Socket(descriptor: pair.writer))
-            let ended = queue.endLending()
-            #expect(ended)
-            received += pair.drain()
-        }
+        let (progress, rest) = finish(&queue, pair)
+        received += rest
         #expect(progress == .done)
         #expect(received.count == expected.count)
         #expect(received.elementsEqual(expected), "every body whole, none of the memory written over after its end")
         #expect(bodies.allSatisfy { $0.ends == 1 }, "each ended once")
         #expect(bodies.contains { !$0.copiedFrom.isEmpty } && bodies.contains { $0.copiedFrom.isEmpty },
                 "the small send buffer cut some bodies and took others whole")
+    }
+
+    /// Immutable lent bodies go through the loop's pipe, their pages lent to the socket, with
+    /// the head before each: through a socket that takes a little at a time, each body comes out
+    /// whole and in order, what the socket did not take read back out of the pipe (no copy asked
+    /// of the body), and each ends once; a body the pipe cannot take with the bytes left before
+    /// it goes after them. A body of more pages than the pipe holds goes with `writev`, as a
+    /// mutable one does.
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func immutableLentBodiesGoByReferenceAndComeOutWhole(seed: UInt64) throws {
+        #if os(Linux)
+        var generator = SeededGenerator(state: seed)
+        let pipe = try #require(SplicePipe())
+        let pair = try Pair()
+        defer { pair.close() }
+        var queue = HTTPOutputQueue()
+        var expected: [UInt8] = []
+        var received: [UInt8] = []
+        var bodies: [LentBytes] = []
+        let tooManyPages = 29  // the last: the bytes of it left would be copied before the next
+        for index in 0 ... tooManyPages {
+            let length = index == tooManyPages ? (pipe.slots + 8) * 4096
+                : Int.random(in: 1 ... (index % 3 == 0 ? 1500 : 100_000), using: &generator)
+            let body = (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+            let lent = LentBytes(body, pieceSize: index == tooManyPages ? 4096 : Int.random(in: 1000 ... 4092, using: &generator),
+                                 immutable: true)
+            bodies.append(lent)
+            let head = Array("HTTP/1.1 200 OK\r\nanswer: \(index)\r\n\r\n".utf8)
+            queue.append(head)
+            queue.append(lent)
+            expected += head + body
+            let progress = queue.write(to: Socket(descriptor: pair.writer), through: pipe)
+            try #require(progress != .failed)
+            let left = queue.byteCount
+            let ended = queue.endLending()
+            #expect(ended)
+            #expect(lent.ends == 1, "answer \(index): ended by its write or right after it")
+            #expect(queue.byteCount == left)
+            #expect(lent.copiedFrom.count == (index == tooManyPages && progress == .pending ? 1 : 0),
+                    "answer \(index): the rest of a body sent by reference comes out of the pipe")
+            received += pair.drain()
+        }
+        let (last, rest) = finish(&queue, pair, through: pipe)
+        received += rest
+        #expect(last == .done)
+        #expect(received.count == expected.count)
+        #expect(received.elementsEqual(expected), "every head and body whole and in order")
+        #expect(bodies.allSatisfy { $0.ends == 1 }, "each ended once")
+        let byReference = bodies.enumerated().filter { $0.offset != tooManyPages }.reduce(0) { $0 + $1.element.count }
+        #expect(pipe.bytesByReference > 0 && pipe.bytesByReference <= byReference,
+                "bodies went by reference, not the one of more pages than the pipe holds")
+        #endif
     }
 
     /// A lent body the socket did not take whole, whose rest cannot be copied (its file was cut

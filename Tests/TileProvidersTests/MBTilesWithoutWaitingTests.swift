@@ -363,6 +363,23 @@ import TestThreads
         #expect(version(after) != before)
     }
 
+    /// A tile lent from a file its operator declared immutable says so (the answer may then lend
+    /// its pages to the socket); from any other file it does not.
+    @Test(arguments: [false, true])
+    func aLentTileSaysWhetherItsFileIsImmutable(immutable: Bool) throws {
+        let tile = TileCoordinate(z: 1, x: 0, y: 1)
+        let fixture = try MBTilesFixture()
+        let file = try fixture.write("immutable.mbtiles", tiles: MBTilesFixture.pyramid(0 ... 1), length: 30_000)
+        let provider = try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                               isImmutable: immutable)
+        let expected = MBTilesFixture.bytes(for: tile, length: 30_000)
+        #expect(bytes(settled(provider, tile)) == expected)
+        let lent = try #require(lentTile(provider, tile), "a tile lent")
+        defer { lent.end() }
+        #expect(lent.isImmutable == immutable)
+        #expect(lent.copy() == expected)
+    }
+
     /// A tile lent where it lies keeps its reader, and the reader's transaction with the file's
     /// lock, until it ends, past the transaction's lifetime: no other read takes the reader, no
     /// writer gets in, so the pages it was lent stay the tile's. Once it ends, the releaser ends

@@ -23,6 +23,9 @@ import TestThreads
             cache: {memory: false}
           - name: mbc
             source: {type: mbtiles, path: \(folder.path)/bm.mbtiles}
+          - name: mbi
+            source: {type: mbtiles, path: \(folder.path)/bm.mbtiles, immutable: true}
+            cache: {memory: false}
         """, folder: folder)
     }
 
@@ -106,6 +109,25 @@ import TestThreads
                 "another head is answered from the file")
         _ = await service.clearCache(layer: "mb")
         #expect(client.request("/mb/1/1/0.png")?.body == replacement, "revoked with the cache")
+        await live.stop()
+    }
+
+    /// Each tile asked for once (no answer given again) is lent where it lies: from a file
+    /// declared immutable its pages go to the socket by reference, from another file they are
+    /// copied; the client gets the same bytes either way, the workers' bytes.
+    @Test func anImmutableFilesTilesGoToTheSocketByReference() async throws {
+        let live = try LiveServer(responder: service)
+        let client = try RawHTTPClient(port: live.port)
+        _ = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/bm.mbtiles"))  // in the page cache
+        let tiles = (0 ... 2).flatMap { z in (0 ..< 1 << z).flatMap { x in (0 ..< 1 << z).map { y in "\(z)/\(x)/\(y).png" } } }
+        var expected: [String: [UInt8]] = [:]
+        for tile in tiles { expected[tile] = try await service.get("/mbc/" + tile).sentBody }
+        for tile in tiles { #expect(client.request("/mb/" + tile)?.body == expected[tile], "\(tile) copied") }
+        #expect(live.server.bytesSentByReference == 0, "a file not declared immutable: its pages are copied")
+        for tile in tiles { #expect(client.request("/mbi/" + tile)?.body == expected[tile], "\(tile) by reference") }
+        let total = expected.values.reduce(0) { $0 + $1.count }
+        #expect(live.server.bytesSentByReference > total / 2 && live.server.bytesSentByReference <= total,
+                "most of the immutable file's tiles went by reference")
         await live.stop()
     }
 

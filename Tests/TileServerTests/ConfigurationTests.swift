@@ -41,6 +41,22 @@ import Testing
         #expect(configuration.layers[0].source == .directory(path: folder.path + "/tiles", template: "{z}/{x}/{y}.png"))
     }
 
+    /// An MBTiles source is mutable unless its operator says otherwise (`immutable: true`).
+    @Test func anMBTilesFileIsImmutableOnlyWhenSaidSo() async throws {
+        folder.write("a.mbtiles", [1])
+        let plain = try load("layers:\n  - {name: a, source: {type: mbtiles, path: a.mbtiles}}")
+        #expect(plain.layers[0].source == SourceSettings(MBTilesSource(path: folder.path + "/a.mbtiles")))
+        let said = try load("layers:\n  - {name: a, source: {type: mbtiles, path: a.mbtiles, immutable: true}}")
+        #expect(said.layers[0].source == SourceSettings(MBTilesSource(path: folder.path + "/a.mbtiles", immutable: true)))
+        #expect(said.layers[0].source != plain.layers[0].source)
+        let problem = error("layers:\n  - {name: a, source: {type: mbtiles, path: a.mbtiles, immutable: yes please}}")
+        #expect(problem?.key == "layers[0].source.immutable" && problem?.message.contains("true or false") == true,
+                "\(String(describing: problem))")
+        let elsewhere = error("layers: [{name: a, source: {type: directory, path: /, immutable: true}}]")
+        #expect(elsewhere?.key == "layers[0].source.immutable" && elsewhere?.message.contains("unknown key") == true,
+                "\(String(describing: elsewhere))")
+    }
+
     @Test func environmentTokenWins() async throws {
         folder.write("c.yml", Array("server: {adminToken: fromfile}\nlayers: []\n".utf8))
         let configuration = try Configuration.load(file: folder.path + "/c.yml", environment: ["TILELAYER_ADMIN_TOKEN": "fromenv"])

@@ -85,6 +85,21 @@ int clinux_is_local_filesystem(const char *path);
 /// `iov` points to `count` `struct iovec`. Returns the bytes written, or -1 with errno.
 long clinux_writev_more(int fd, const void *iov, int count);
 
+/// A non-blocking, close-on-exec pipe (`fds[0]` reads, `fds[1]` writes) asked to hold `bytes`
+/// (F_SETPIPE_SZ; the kernel rounds up to a power of two pages, and may refuse more than
+/// /proc/sys/fs/pipe-max-size, when the pipe keeps its default). What it holds, in bytes, or -1
+/// with errno (the pipe then closed).
+long clinux_splice_pipe(int fds[2], long bytes);
+
+/// vmsplice(2) of `count` buffers into pipe `fd` (non-blocking, no SPLICE_F_GIFT): the pipe
+/// takes references to the pages that hold them, copying nothing. The bytes taken, or -1 with
+/// errno.
+long clinux_vmsplice(int fd, const void *iov, int count);
+
+/// splice(2) of up to `count` bytes from pipe `pipe_fd` to socket `socket_fd`, non-blocking;
+/// with `more`, SPLICE_F_MORE (more follows at once). The bytes moved, or -1 with errno.
+long clinux_splice_to_socket(int pipe_fd, int socket_fd, long count, int more);
+
 /// A close-on-exec memory file (memfd_create) of `size` bytes, sparse: memory is taken only for
 /// the pages written, without access times (O_NOATIME: a send from it updates none). The
 /// descriptor, or -1 with errno.

@@ -35,14 +35,18 @@ final class MBTilesDatabase: Sendable {
     /// Whether `tiles` is a table with row ids (not a view, not `WITHOUT ROWID`): its blobs can
     /// then be read straight into the answer's bytes (`SQLiteConnection.readBlob`).
     private let tilesHaveRowIDs: Bool
+    /// The file is never written in place (its operator says so): tiles lent where they lie may
+    /// be sent by reference (`LentTileBytes.isImmutable`).
+    private let isImmutable: Bool
 
     /// Opens `path` read-only and checks it is an MBTiles file of tiles in a format served
     /// (`TileFormat`); with `readersWithoutWaiting` connections for readers that must not wait,
     /// whose read transactions last `transactionLifetime` and whose mappings last `mappingLifetime`
-    /// past their last read (`SQLiteReadersWithoutWaiting`).
+    /// past their last read (`SQLiteReadersWithoutWaiting`); `isImmutable` when its operator says
+    /// the file is never written in place.
     init(
         path: String, identity: FileIdentity, maxIdleConnections: Int, readersWithoutWaiting: Int,
-        transactionLifetime: Duration, mappingLifetime: Duration
+        transactionLifetime: Duration, mappingLifetime: Duration, isImmutable: Bool
     ) throws(TileProviderError) {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let metadata = try Self.check(connection)
@@ -64,6 +68,7 @@ final class MBTilesDatabase: Sendable {
         self.identity = identity
         self.metadata = metadata
         self.tilesHaveRowIDs = tilesHaveRowIDs
+        self.isImmutable = isImmutable
         self.pool = SQLiteConnectionPool(path: path, maxIdle: maxIdleConnections, first: connection)
         self.readersWithoutWaiting = readers
         self.readersWithoutWaitingProblem = problem
@@ -87,7 +92,7 @@ final class MBTilesDatabase: Sendable {
     /// kept, its transaction open, until the lent bytes end), else copied.
     func lookupWithoutWaiting(zoom: Int, column: Int, row: Int) -> TileWithoutWaiting {
         let found = readersWithoutWaiting.lend {
-            [tilesHaveRowIDs] (connection, keep) throws(TileProviderError) -> TileWithoutWaiting in
+            [tilesHaveRowIDs, isImmutable] (connection, keep) throws(TileProviderError) -> TileWithoutWaiting in
             let bytes: Found
             let dataVersion: UInt32
             if tilesHaveRowIDs {
@@ -106,7 +111,7 @@ final class MBTilesDatabase: Sendable {
             case .copied(let bytes):
                 return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
             case .lent(let pieces, let count):
-                let lent = LentTileBytes(pieces: pieces, count: count, lease: keep())
+                let lent = LentTileBytes(pieces: pieces, count: count, isImmutable: isImmutable, lease: keep())
                 return .lent(lent, version: version, lastModified: identity.modifiedSeconds)
             }
         }

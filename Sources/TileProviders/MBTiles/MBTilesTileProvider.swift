@@ -31,6 +31,10 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// `mappingLifetime` unless asked otherwise: like nginx's `open_file_cache inactive=`
     /// default for the descriptors it keeps.
     public static let defaultMappingLifetime = Duration.seconds(60)
+    /// The file is never written in place while it is served (its operator's promise; a new
+    /// version replaces it by rename): a tile lent where it lies may go to the socket by
+    /// reference, its pages not copied (`LentTileBytes.isImmutable`).
+    public let isImmutable: Bool
     private let file: ReopeningFile<MBTilesDatabase>
 
     /// Opens `path` and checks it now, so that a missing or broken file is a start-up error
@@ -38,7 +42,7 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     public init(
         path: String, recheckInterval: Duration = .seconds(1), retryAfter: Int = 5, maxIdleConnections: Int = 8,
         readersWithoutWaiting: Int = 2, readTransactionLifetime: Duration = .milliseconds(250),
-        mappingLifetime: Duration = defaultMappingLifetime
+        mappingLifetime: Duration = defaultMappingLifetime, isImmutable: Bool = false
     ) throws(TileProviderError) {
         self.path = path
         self.recheckInterval = recheckInterval
@@ -47,11 +51,12 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
         self.readersWithoutWaiting = readersWithoutWaiting
         self.readTransactionLifetime = readTransactionLifetime
         self.mappingLifetime = mappingLifetime
+        self.isImmutable = isImmutable
         file = try ReopeningFile(path: path, recheckInterval: recheckInterval, identity: \.identity) {
             identity throws(TileProviderError) in
             try MBTilesDatabase(path: path, identity: identity, maxIdleConnections: maxIdleConnections,
                                 readersWithoutWaiting: readersWithoutWaiting, transactionLifetime: readTransactionLifetime,
-                                mappingLifetime: mappingLifetime)
+                                mappingLifetime: mappingLifetime, isImmutable: isImmutable)
         }
     }
 

@@ -54,5 +54,6 @@ extension TileService {
     }
 }
 
-/// A lent tile is sent as a lent body: its pieces handed to `writev`, ended once sent or copied.
+/// A lent tile is sent as a lent body: its pieces handed to `writev` (or, from an immutable
+/// file, its pages lent to the socket), ended once sent or copied.
 extension LentTileBytes: HTTPLentBody {}

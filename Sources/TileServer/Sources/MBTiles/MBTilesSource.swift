@@ -1,14 +1,19 @@
 import Sockets
 import TileProviders
 
-/// `source: {type: mbtiles, path}`: an MBTiles 1.3 file, whose metadata fills the layer.
+/// `source: {type: mbtiles, path, immutable}`: an MBTiles 1.3 file, whose metadata fills the layer.
 public struct MBTilesSource: ConfiguredSource, Equatable {
     /// The file, absolute.
     public var path: String
+    /// The operator's promise that the file is never written in place while served (a new
+    /// version is renamed over it): tiles may then go to the socket from the file's pages by
+    /// reference, not copied (`MBTilesTileProvider.isImmutable`).
+    public var immutable: Bool
 
     /// An MBTiles file.
-    public init(path: String) {
+    public init(path: String, immutable: Bool = false) {
         self.path = path
+        self.immutable = immutable
     }
 
     public var summary: String { "MBTiles" }
@@ -19,7 +24,8 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
         // A layer that keeps no tiles is read on the event loops: a connection that never waits
         // for each (the server runs one per core by default).
-        let provider = try MBTilesTileProvider(path: path, readersWithoutWaiting: context.keepsNoTiles ? System.coreCount : 0)
+        let provider = try MBTilesTileProvider(
+            path: path, readersWithoutWaiting: context.keepsNoTiles ? System.coreCount : 0, isImmutable: immutable)
         if let problem = provider.readersWithoutWaitingProblem {
             context.logger.notice("layer \"\(context.layerName)\": \(path) is read by the worker threads, not the event loops: \(problem)")
         }
@@ -30,12 +36,13 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
     }
 }
 
-/// Reads `source: {type: mbtiles, path: FILE}`.
+/// Reads `source: {type: mbtiles, path: FILE, immutable: BOOL}` (`immutable` false unless given).
 struct MBTilesSourceKind: SourceKind {
     let type = "mbtiles"
 
     func settings(from node: ConfigNode, baseFolder: String) throws(ConfigurationError) -> any ConfiguredSource {
-        let keys = try node.mapping(allowed: ["type", "path"])
-        return MBTilesSource(path: try node.existingPath(keys["path"], baseFolder: baseFolder, folder: false))
+        let keys = try node.mapping(allowed: ["type", "path", "immutable"])
+        return MBTilesSource(path: try node.existingPath(keys["path"], baseFolder: baseFolder, folder: false),
+                             immutable: try keys["immutable"]?.bool() ?? false)
     }
 }
