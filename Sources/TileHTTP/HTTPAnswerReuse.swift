@@ -18,7 +18,7 @@ public final class HTTPAnswerReuse: Sendable {
     /// and revoke after changing it: an answer made from the old state then never carries a
     /// mark taken after the revoke.
     public func mark() -> Mark {
-        Mark(reuse: self, revocations: revocations.load(ordering: .acquiring), tag: nil)
+        Mark(reuse: self, revocations: revocations.load(ordering: .acquiring), tag: nil, body: nil)
     }
 
     /// Answers marked before now are not given again.
@@ -34,11 +34,22 @@ public final class HTTPAnswerReuse: Sendable {
         /// `HTTPResponder.answeredAgain(_:)` (the counters it counts the answer in, found once
         /// when the answer was made rather than on every reuse); never sent.
         public private(set) var tag: (any AnyObject & Sendable)?
+        /// What stands for the answer's body bytes, when the application names them (a tile's
+        /// content version): two answers whose marks name the same object, with bodies of the
+        /// same length, have the same bytes, so the memo keeps one copy for both. Never sent.
+        public private(set) var body: (any AnyObject & Sendable)?
 
         /// The same mark, tagged with `tag`.
         public func tagged(_ tag: any AnyObject & Sendable) -> Mark {
             var mark = self
             mark.tag = tag
+            return mark
+        }
+
+        /// The same mark, its answer's body named by `body` (see `body`).
+        public func naming(body: any AnyObject & Sendable) -> Mark {
+            var mark = self
+            mark.body = body
             return mark
         }
 

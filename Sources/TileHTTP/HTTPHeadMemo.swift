@@ -197,7 +197,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
         guard answer.reuse != nil, answer.lent == nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
         let inMemory = Self.bodyBytes(answer)
-        let moved = inMemory > 0 ? Self.movedToArena(answer) : nil
+        let moved = inMemory > 0 ? Self.withBody(of: entry, answer) ?? Self.movedToArena(answer) : nil
         if bodyBytes - held(by: entry) + (moved?.span ?? inMemory) > maxBodyBytes { return }
         var answer = moved?.answer ?? answer
         if let wire = entry.wire {
@@ -205,6 +205,19 @@ final class HTTPHeadMemo: @unchecked Sendable {
         }
         setAnswer(answer, of: entry, moved: moved?.span ?? 0)
         entry.answerExpires = now + answerLifetime
+    }
+
+    /// `answer` with the arena body the memo moved `entry`'s answer's body to, when both marks
+    /// name the same body (`HTTPAnswerReuse.Mark.body`: the same bytes, so kept once, and a wire
+    /// layout of the answer stays good), and the pages it takes; nil when they do not.
+    private static func withBody(of entry: Entry, _ answer: HTTPResponse) -> (answer: HTTPResponse, span: Int)? {
+        guard entry.movedBodyBytes > 0, let kept = entry.answer?.file, kept.count == answer.body.count,
+              let body = answer.reuse?.body, entry.answer?.reuse?.body === body
+        else { return nil }
+        var same = answer
+        same.body = []
+        same.file = kept
+        return (same, entry.movedBodyBytes)
     }
 
     /// `answer` with its body bytes copied into the body arena, to be sent from there with

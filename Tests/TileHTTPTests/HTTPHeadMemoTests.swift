@@ -256,6 +256,41 @@ import TestThreads
         for time in 2 ... UInt64(HTTPHeadMemo.wireThreshold + 1) { laidOut = memo.answer(for: entries[0], now: time) }
         #expect(laidOut?.wire != nil, "given again often: laid out as it goes on the wire")
 
+        // An answer made again (its lifetime over) whose mark names the same body as the kept
+        // one's keeps that body and its wire layout; one naming another body, or none, does not.
+        let version = BodyVersion()
+        func named(_ version: BodyVersion?) -> HTTPResponse {
+            var made = HTTPResponse(status: .ok).prepared(bodyCount: bytes.count).sending(bytes)
+            if let version {
+                made.reuse = reuse.mark().naming(body: version)
+            } else {
+                made.reuse = reuse.mark()
+            }
+            return made
+        }
+        memo.keep(named(version), for: entries[0], now: 2_000_000)
+        let named1 = try #require(memo.answer(for: entries[0], now: 2_000_001)?.file)
+        let movedAnew = named1.owner !== file.owner
+        #expect(movedAnew, "named first: moved anew")
+        for time in 2_000_002 ... 2_000_002 + UInt64(HTTPHeadMemo.wireThreshold) { _ = memo.answer(for: entries[0], now: time) }
+        let wire = try #require(entries[0].wire)
+        memo.keep(named(version), for: entries[0], now: 3_000_000)
+        let named2 = try #require(memo.answer(for: entries[0], now: 3_000_001))
+        let keptOnce = named2.file?.owner === named1.owner
+        #expect(keptOnce, "the same body named: kept once")
+        let wireStays = entries[0].wire === wire && named2.wire === wire
+        #expect(wireStays, "its wire layout stays")
+        #expect(memo.bodyBytes == 12_288, "counted once")
+        memo.keep(named(BodyVersion()), for: entries[0], now: 4_000_000)
+        let another = memo.answer(for: entries[0], now: 4_000_001)?.file?.owner !== named1.owner
+        #expect(another, "another body named: moved anew")
+        memo.keep(named(nil), for: entries[0], now: 5_000_000)
+        let unnamed = try #require(memo.answer(for: entries[0], now: 5_000_001)?.file)
+        memo.keep(named(nil), for: entries[0], now: 6_000_000)
+        let unnamedAnew = memo.answer(for: entries[0], now: 6_000_001)?.file?.owner !== unnamed.owner
+        #expect(unnamedAnew, "no body named: moved anew")
+        #expect(memo.bodyBytes == 12_288)
+
         var short = HTTPResponse(status: .ok).prepared(bodyCount: 100).sending([UInt8](repeating: 2, count: 100))
         short.reuse = reuse.mark()
         memo.keep(short, for: entries[1], now: 0)
@@ -313,3 +348,7 @@ import TestThreads
         #expect(entries[1].answer == nil && memo.fileAnswers == 0, "revoked before its time (150): let go")
     }
 }
+
+/// An object that names a body's bytes (`HTTPAnswerReuse.Mark.naming(body:)`), as a tile's
+/// content version does.
+private final class BodyVersion: Sendable {}

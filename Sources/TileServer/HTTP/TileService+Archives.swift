@@ -29,6 +29,8 @@ extension TileService {
         let keptMark = request.headRepeats >= Self.repeatsBeforeReuse
             ? counters.flatMap { reuse?.tagged($0.repeatedFileBypass) } : nil
         var response: HTTPResponse
+        // The version of the tile's bytes, which names them to the memo that gives the answer again.
+        var named: TileFingerprint?
         switch archive.tileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
         case .mustWait:
             return nil
@@ -40,6 +42,7 @@ extension TileService {
                       for: versionKey, format: layer.format, lastModified: lastModified, read: { bytes }),
                   fingerprint.byteCount == bytes.count
             else { return nil }
+            named = fingerprint
             response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: .bytes(bytes))
         case .lent(let lent, let version, let lastModified):
             // Sent from where the bytes lie; hashed (copied) only for a version not seen before.
@@ -48,6 +51,7 @@ extension TileService {
                       for: versionKey, format: layer.format, lastModified: lastModified, read: { lent.copy() }),
                   fingerprint.byteCount == lent.count
             else { return nil }
+            named = fingerprint
             var body = FingerprintedBody.lent(lent)
             if keptMark != nil, !HTTPConditional.isConditional(request.headers) {
                 // To be given again: its own bytes, not the file's pages (held only while sent).
@@ -58,7 +62,9 @@ extension TileService {
             }
             response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: body)
         }
-        if let keptMark, response.lent == nil, response.preparedHead != nil { response.reuse = keptMark }
+        if let keptMark, response.lent == nil, response.preparedHead != nil {
+            response.reuse = named.map { keptMark.naming(body: $0) } ?? keptMark
+        }
         counters?.providerCalls.increment()
         return noted(response, cacheUse: .bypass)
     }
