@@ -29,8 +29,10 @@
 #                    (21,845 tiles, 256 MiB memory cache), the folder layer and the same tiles
 #                    as an uncached MBTiles layer, against nginx on the folder;
 #                    mbtiles: the 21 tiles of tiles/bluemarble.mbtiles (about 100 KB each) from
-#                    an MBTiles layer with `cache: {memory: false}` (with IMMUTABLE=1 the file
-#                    declared `immutable`), against nginx on the tiles extracted to files
+#                    an MBTiles layer with `cache: {memory: false}`, against nginx on the tiles
+#                    extracted to files
+#   IMMUTABLE=0      1 (mbtiles, uniform, zipf): the MBTiles file declared `immutable` (uncached
+#                    tiles sent by reference)
 #   ROUNDS=5  DURATION=5  WARMUP=3   rounds; seconds measured and warmed up per server a round
 #   FIRST_WARMUP=15 (uniform, zipf; 0 for hot)  seconds more of each server's list before the
 #                    first round: about one pass of wrk's threads through the list, so each tile's
@@ -76,7 +78,7 @@ DATA=${DATA:-/tmp/tilelayer-working-set}
 die() { echo "bench-cpu: $*" >&2; exit 2; }
 case $SCENARIO in hot|uniform|zipf|mbtiles) ;; *) die "SCENARIO must be hot, uniform, zipf or mbtiles" ;; esac
 [[ $IMMUTABLE == 0 || $IMMUTABLE == 1 ]] || die "IMMUTABLE must be 0 or 1"
-(( IMMUTABLE )) && [[ $SCENARIO != mbtiles ]] && die "IMMUTABLE=1 is for SCENARIO=mbtiles"
+(( IMMUTABLE )) && [[ $SCENARIO == hot ]] && die "IMMUTABLE=1 is for an MBTiles layer: SCENARIO mbtiles, uniform or zipf"
 [[ $LOG_SHARE == 0 || $LOG_SHARE == 1 ]] || die "LOG_SHARE must be 0 or 1"
 (( LOG_SHARE && ACCESS_LOG )) && die "LOG_SHARE=1 compares a tilelayer without its log (ACCESS_LOG=0) to one with it"
 for name in ROUNDS DURATION WARMUP FIRST_WARMUP CONNECTIONS; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done

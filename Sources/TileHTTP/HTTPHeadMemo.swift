@@ -152,11 +152,13 @@ final class HTTPHeadMemo: @unchecked Sendable {
     }
 
     /// The answer to give again to `entry`'s request at `now`, if there is one still good.
-    /// (An answer past its time lets its wire layout stay: the next one is likely the same.)
+    /// (An answer past its time lets its wire layout stay: the next one is likely the same. One
+    /// whose body the memo moved to the arena stays too, not given, until the answer made next
+    /// replaces it or the sweep lets it go: that answer likely names the same body, `keep`.)
     func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
         guard let answer = entry.answer else { return nil }
         guard Self.isGiven(answer, of: entry, at: now) else {
-            setAnswer(nil, of: entry)
+            if entry.movedBodyBytes == 0 || answer.reuse?.isCurrent != true { setAnswer(nil, of: entry) }
             return nil
         }
         if entry.givenAgain < Self.wireThreshold {

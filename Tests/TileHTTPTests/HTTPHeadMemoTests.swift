@@ -274,6 +274,9 @@ import TestThreads
         #expect(movedAnew, "named first: moved anew")
         for time in 2_000_002 ... 2_000_002 + UInt64(HTTPHeadMemo.wireThreshold) { _ = memo.answer(for: entries[0], now: time) }
         let wire = try #require(entries[0].wire)
+        // As a connection does: the answer asked for first, found past its time, then the
+        // answer made for the request kept.
+        #expect(memo.answer(for: entries[0], now: 3_000_000) == nil, "past its time")
         memo.keep(named(version), for: entries[0], now: 3_000_000)
         let named2 = try #require(memo.answer(for: entries[0], now: 3_000_001))
         let keptOnce = named2.file?.owner === named1.owner

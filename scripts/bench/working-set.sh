@@ -19,8 +19,9 @@ build_working_set() {
 
 # write_working_set_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving DATA's pyramid
 # as the default folder layer (a MEMORY_MB memory cache) and its MBTiles copy as layer "mb"
-# (uncached); access log per $ACCESS_LOG; the folder layer's cache.openFileSeconds per
-# $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid too: configs.sh)
+# (uncached; declared `immutable` when $IMMUTABLE is 1); access log per $ACCESS_LOG; the folder
+# layer's cache.openFileSeconds per $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid
+# too: configs.sh)
 write_working_set_config() {
     local folder_cache=""
     [[ -n ${OPEN_FILE_SECONDS:-} ]] && folder_cache=", cache: {openFileSeconds: $OPEN_FILE_SECONDS}"
@@ -33,7 +34,7 @@ server:
   log: {level: notice, access: $( (( ${ACCESS_LOG:-0} )) && echo true || echo false )}
 layers:
   - {name: world, default: true, source: {type: directory, path: "$3/tiles"}, maxZoom: $4$folder_cache}
-  - {name: mb, source: {type: mbtiles, path: "$3/tiles.mbtiles"}, cache: {memory: false}, maxZoom: $4}
+  - {name: mb, source: {type: mbtiles, path: "$3/tiles.mbtiles"$( (( ${IMMUTABLE:-0} )) && echo ", immutable: true" )}, cache: {memory: false}, maxZoom: $4}
 EOT
 }
 
