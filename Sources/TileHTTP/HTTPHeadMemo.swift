@@ -37,8 +37,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
         /// Times the head was found remembered (`lookUp`), up to `Int32.max`.
         fileprivate(set) var found: Int32 = 0
         /// The arena pages `answer`'s body takes when the memo moved it there from memory
-        /// (`keep`), else 0: counted with the bodies in memory.
+        /// (`answer(for:now:)`, `keep`), else 0: counted with the bodies in memory.
         fileprivate var movedBodyBytes = 0
+        /// Times `answer` (this one, not an earlier one) was given again, up to `arenaThreshold`.
+        fileprivate var answerGiven = 0
 
         init(head: [UInt8], hash: Int, request: HTTPRequest) {
             self.head = head
@@ -73,8 +75,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private(set) var wireBytes = 0
     /// Bytes of answers whose body is bytes in memory (`HTTPResponse.body`) kept at most, and
     /// kept now: bodies no cache holds (an uncached archive tile copied for a head asked for
-    /// again) stay bounded. Such a body is kept in the body arena when it can be (`keep`), and
-    /// counted by the pages it takes there. (A cached tile's body is a part of the cache's
+    /// again) stay bounded. Such a body given again often is moved to the body arena when it
+    /// can be (`arenaThreshold`), and counted by the pages it takes there. (A cached tile's body is a part of the cache's
     /// memory file.)
     let maxBodyBytes: Int
     private(set) var bodyBytes = 0
@@ -83,6 +85,14 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// Times an answer is given again before it is laid out as it goes on the wire: the copy of
     /// its body is paid for by the system calls saved well before this many.
     static let wireThreshold = 32
+    /// Times an answer whose body is bytes in memory is given again before the body is copied
+    /// into the body arena and the answer laid out as it goes on the wire, to go out in one
+    /// `sendfile` from then on. Sooner, the body would go out from the arena in two system calls
+    /// (the head, then the body) where one `writev` sent it, and an answer given again a few
+    /// times would pay for the two copies (and the pages they take and free) without the sends
+    /// that make up for them: measured on the Zipf working set, moving at the 4th time cost
+    /// more than the copies it saved.
+    static let arenaThreshold = 16
     /// Nanoseconds a wire layout is kept after its entry's answer ended without another.
     static let wireGrace: UInt64 = 1_000_000_000
     /// Heads longer than this are not remembered (a header section with large cookies is parsed).
@@ -156,10 +166,17 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// whose body the memo moved to the arena stays too, not given, until the answer made next
     /// replaces it or the sweep lets it go: that answer likely names the same body, `keep`.)
     func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
-        guard let answer = entry.answer else { return nil }
+        guard var answer = entry.answer else { return nil }
         guard Self.isGiven(answer, of: entry, at: now) else {
             if entry.movedBodyBytes == 0 || answer.reuse?.isCurrent != true { setAnswer(nil, of: entry) }
             return nil
+        }
+        if entry.answerGiven < Self.arenaThreshold {
+            entry.answerGiven += 1
+            if entry.answerGiven == Self.arenaThreshold, let moved = moveBody(of: entry) {
+                answer = moved
+                if entry.wire == nil { return layOutOnTheWire(answer, of: entry) }
+            }
         }
         if entry.givenAgain < Self.wireThreshold {
             entry.givenAgain += 1
@@ -191,15 +208,17 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// Keeps `answer` for `entry`'s request when the application marked it for reuse, `entry`
     /// is still in its slot (a newer head may have taken it since the parse), and, for an
     /// answer that holds a file open, fewer than `maxFileAnswers` such are kept; for one whose
-    /// body is bytes, while those kept stay within `maxBodyBytes`. Such a body is copied into
-    /// the body arena when the arena takes it, so the answer given again goes out with
-    /// `sendfile`, not copied into the socket each time.
+    /// body is bytes, while those kept stay within `maxBodyBytes`. Such a body goes to the body
+    /// arena, and the answer on the wire, once the answer was given again `arenaThreshold` times
+    /// (`answer(for:now:)`); an
+    /// answer whose mark names the body of the answer it replaces, kept there, takes that body
+    /// at once (`withBody`).
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
         let first = Self.pair(entry.hash)
         guard answer.reuse != nil, answer.lent == nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
         let inMemory = Self.bodyBytes(answer)
-        let moved = inMemory > 0 ? Self.withBody(of: entry, answer) ?? Self.movedToArena(answer) : nil
+        let moved = inMemory > 0 ? Self.withBody(of: entry, answer) : nil
         if bodyBytes - held(by: entry) + (moved?.span ?? inMemory) > maxBodyBytes { return }
         var answer = moved?.answer ?? answer
         if let wire = entry.wire {
@@ -207,6 +226,18 @@ final class HTTPHeadMemo: @unchecked Sendable {
         }
         setAnswer(answer, of: entry, moved: moved?.span ?? 0)
         entry.answerExpires = now + answerLifetime
+    }
+
+    /// `entry`'s answer with its body moved into the body arena, when it is bytes in memory and
+    /// the arena and the budget take it (counted then by the pages it takes); nil when not.
+    private func moveBody(of entry: Entry) -> HTTPResponse? {
+        guard let answer = entry.answer, entry.movedBodyBytes == 0, Self.bodyBytes(answer) > 0,
+              let moved = Self.movedToArena(answer), bodyBytes - held(by: entry) + moved.span <= maxBodyBytes
+        else { return nil }
+        let given = entry.answerGiven
+        setAnswer(moved.answer, of: entry, moved: moved.span)
+        entry.answerGiven = given
+        return moved.answer
     }
 
     /// `answer` with the arena body the memo moved `entry`'s answer's body to, when both marks
@@ -269,6 +300,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
         bodyBytes += Self.bodyBytes(answer) + moved - held(by: entry)
         entry.answer = answer
         entry.movedBodyBytes = moved
+        entry.answerGiven = 0
     }
 
     /// The hash of `head` and that of its header section (the bytes after its first LF, as
