@@ -238,6 +238,15 @@ const unsigned char *nowait_mapped_with_run(NoWaitFile *self, unsigned leaf, uns
     return self->map + leaf_at;
 }
 
+int csqlite_nowait_lent_in_mapping(NoWaitFile *self, const struct iovec *pieces, int count) {
+    if (self == 0 || self->map == 0) return 0;
+    for (int index = 0; index < count; index++) {
+        const unsigned char *at = pieces[index].iov_base;
+        if (at < self->map || at + pieces[index].iov_len > self->map + self->mapped) return 0;
+    }
+    return 1;
+}
+
 int csqlite_nowait_lend_value(NoWaitFile *self, struct iovec *pieces, int capacity) {
     if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || self->rows.value_count < 0)
         return CSQLITE_NOWAIT_ASK_SQLITE;

@@ -16,11 +16,14 @@ import Synchronization
 /// long after `send` returns. The pipe is left empty after every `send`: what the socket did not
 /// take is read back out of it, so one pipe serves every connection of a loop, one at a time.
 /// Elsewhere than Linux there is none (`init` answers nil).
-public final class SplicePipe {
+///
+/// `@unchecked Sendable`: `send` is called on one loop only (one connection at a time);
+/// `bytesByReference` may be read from any thread (an atomic).
+public final class SplicePipe: @unchecked Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
-    /// How many buffers the pipe holds: each page of the body (or part of one) takes one, and
-    /// the head one a page.
+    /// How many buffers the pipe holds: the head takes one for each page of it, and the body
+    /// one for each page (or part of one) each of its pieces touches.
     public let slots: Int
     /// Body bytes the socket took by reference, since the pipe was made (read from any thread).
     public var bytesByReference: Int { sentByReference.load(ordering: .relaxed) }
@@ -137,8 +140,9 @@ public final class SplicePipe {
 
     /// Empties the pipe, its bytes dropped.
     private func discard() {
-        var scratch = [UInt8](repeating: 0, count: 65536)
-        while scratch.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+        withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { scratch in
+            while read(readEnd, scratch.baseAddress, scratch.count) > 0 {}
+        }
     }
     #endif
 }

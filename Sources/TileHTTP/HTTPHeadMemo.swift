@@ -76,8 +76,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// Bytes of answers whose body is bytes in memory (`HTTPResponse.body`) kept at most, and
     /// kept now: bodies no cache holds (an uncached archive tile copied for a head asked for
     /// again) stay bounded. Such a body given again often is moved to the body arena when it
-    /// can be (`arenaThreshold`), and counted by the pages it takes there. (A cached tile's body is a part of the cache's
-    /// memory file.)
+    /// can be (`arenaThreshold`), and counted by the pages it takes there. (A cached tile's
+    /// body is a part of the cache's memory file.)
     let maxBodyBytes: Int
     private(set) var bodyBytes = 0
     /// `maxBodyBytes` when not given: a few of the largest tiles, hundreds of typical ones.
@@ -210,9 +210,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// answer that holds a file open, fewer than `maxFileAnswers` such are kept; for one whose
     /// body is bytes, while those kept stay within `maxBodyBytes`. Such a body goes to the body
     /// arena, and the answer on the wire, once the answer was given again `arenaThreshold` times
-    /// (`answer(for:now:)`); an
-    /// answer whose mark names the body of the answer it replaces, kept there, takes that body
-    /// at once (`withBody`).
+    /// (`answer(for:now:)`); an answer whose mark names the body of the answer it replaces,
+    /// kept there, takes that body at once (`withBody`).
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
         let first = Self.pair(entry.hash)
         guard answer.reuse != nil, answer.lent == nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
@@ -231,8 +230,10 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// `entry`'s answer with its body moved into the body arena, when it is bytes in memory and
     /// the arena and the budget take it (counted then by the pages it takes); nil when not.
     private func moveBody(of entry: Entry) -> HTTPResponse? {
+        let page = HTTPBodyArena.pageSize
         guard let answer = entry.answer, entry.movedBodyBytes == 0, Self.bodyBytes(answer) > 0,
-              let moved = Self.movedToArena(answer), bodyBytes - held(by: entry) + moved.span <= maxBodyBytes
+              bodyBytes - held(by: entry) + (answer.body.count + page - 1) / page * page <= maxBodyBytes,
+              let moved = Self.movedToArena(answer)
         else { return nil }
         let given = entry.answerGiven
         setAnswer(moved.answer, of: entry, moved: moved.span)
@@ -268,7 +269,12 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// file's descriptor), so an answer no request asks for again is not held for long.
     func dropExpiredAnswers(now: UInt64) {
         for case let entry? in slots {
-            if let answer = entry.answer, !Self.isGiven(answer, of: entry, at: now) { setAnswer(nil, of: entry) }
+            // One whose body the memo moved, and still current, stays as long as a wire layout
+            // would: the answer made next likely names its body (`keep`).
+            if let answer = entry.answer, !Self.isGiven(answer, of: entry, at: now),
+               entry.movedBodyBytes == 0 || answer.reuse?.isCurrent != true || now >= entry.answerExpires &+ Self.wireGrace {
+                setAnswer(nil, of: entry)
+            }
             // A wire layout outlives its answer a little: the answer made at the next request is
             // most likely the same (answers end every `answerLifetime`, between two requests).
             if entry.answer == nil, now >= entry.answerExpires &+ Self.wireGrace { dropWire(of: entry) }

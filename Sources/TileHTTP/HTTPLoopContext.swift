@@ -1,4 +1,5 @@
 import Sockets
+import Synchronization
 
 /// What each event loop keeps for its connections: the Date line, the access log, the request
 /// series, the heads it parsed lately, the buffer sockets are read into and the pipe immutable
@@ -16,8 +17,18 @@ final class HTTPLoopContext: @unchecked Sendable {
     /// an idle connection holds no read buffer).
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The pipe a connection of this loop sends an immutable lent body through, its pages lent
-    /// to the socket (nil where there is none); left empty after each send.
-    let splicePipe = SplicePipe()
+    /// to the socket (nil where there is none); left empty after each send. Made on first use:
+    /// each pipe counts against the user's pipe pages (/proc/sys/fs/pipe-user-pages-soft), and
+    /// a loop that never sends such a body needs none.
+    var splicePipe: SplicePipe? {
+        if let pipe = madePipe.load() { return pipe }
+        return SplicePipe().map { madePipe.storeIfNil($0) }
+    }
+    /// The pipe once made (read by `bytesSentByReference` from any thread).
+    private let madePipe = AtomicLazyReference<SplicePipe>()
+
+    /// Body bytes this loop's pipe has sent by reference (from any thread).
+    var bytesSentByReference: Int { madePipe.load()?.bytesByReference ?? 0 }
 
     /// Bytes of `readBuffer`: the most one read takes.
     static let readChunk = 16384

@@ -130,13 +130,13 @@ struct HTTPOutputQueue {
     }
 
     /// Writes until everything is out, the socket is full, or it fails; immutable lent bodies
-    /// through `pipe` when there is one.
-    mutating func write(to socket: Socket, through pipe: SplicePipe? = nil) -> Progress {
+    /// through `pipe` when there is one (asked for only when one is queued).
+    mutating func write(to socket: Socket, through pipe: @autoclosure () -> SplicePipe? = nil) -> Progress {
         while first < chunks.count {
             // Chunks a `writev` may take: the buffers before an immutable lent body the pipe
             // cannot take with them go on their own, so it may take the body next.
             var writable = Self.maxChunksPerWrite
-            if let pipe, let lent = leadingReference() {
+            if let lent = leadingReference(), let pipe = pipe() {
                 switch send(through: pipe, upTo: lent, to: socket) {
                 case .sent(let n):
                     consume(n)

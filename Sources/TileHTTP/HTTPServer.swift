@@ -81,8 +81,9 @@ public final class HTTPServer: @unchecked Sendable {
     public var connectionCount: Int { connections.withLock { $0.count } }
 
     /// Body bytes the loops sent by reference since `start()`: immutable lent bodies whose pages
-    /// went to the socket through a loop's pipe (`SplicePipe`), not copied.
-    public var bytesSentByReference: Int { contexts.reduce(0) { $0 + ($1.splicePipe?.bytesByReference ?? 0) } }
+    /// went to the socket through a loop's pipe (`SplicePipe`), not copied. Ask only once
+    /// `start()` has returned.
+    public var bytesSentByReference: Int { contexts.reduce(0) { $0 + $1.bytesSentByReference } }
 
     /// Binds and starts accepting; returns the bound port.
     @discardableResult

@@ -14,8 +14,9 @@ import Darwin
 /// transaction holds the file's lock, so no writer changes the pages). Whoever holds a lent
 /// tile ends it soon: an answer is sent, or what the socket did not take copied (`copy(from:)`),
 /// before its event loop goes on; the reader goes back when the last reference goes too. From a
-/// file its operator declared immutable (`isImmutable`), the pages may be lent on to the socket,
-/// which holds them past `end()`: nothing writes them in place.
+/// file its operator declared immutable, pieces that all lie in the file's mapping
+/// (`isImmutable`) may be lent on to the socket, which holds their pages past `end()`: nothing
+/// writes them in place.
 ///
 /// `@unchecked Sendable`: immutable but for the lease, which ends once, from any thread.
 public final class LentTileBytes: @unchecked Sendable {
@@ -23,8 +24,8 @@ public final class LentTileBytes: @unchecked Sendable {
     public let count: Int
     /// Where the bytes lie, in order (valid until `end()`).
     public let pieces: UnsafeBufferPointer<iovec>
-    /// The file is never written in place (its operator says so): its pages stay as they are
-    /// after `end()`.
+    /// The file is never written in place (its operator says so) and every piece lies in its
+    /// pages (none in a reader's buffer): they stay as they are after `end()`.
     public let isImmutable: Bool
     private let lease: SQLiteReaderLease
 

@@ -229,7 +229,7 @@ import TestThreads
 
         // Given again often, a 4,000-byte body moves to a page of the arena of its own (where
         // there is an arena), counted as 4,096 bytes; one that would pass the budget stays.
-        guard HTTPBodyArena.store([UInt8](repeating: 1, count: 4_000)) != nil else { return }
+        try #require(HTTPBodyArena.store([UInt8](repeating: 1, count: 4_000)) != nil, "no body arena here")
         for time in 20 ..< 20 + UInt64(HTTPHeadMemo.arenaThreshold) { _ = memo.answer(for: live[2], now: time) }
         #expect(live[2].answer?.file != nil && memo.bodyBytes == 5_096, "moved: counted by its page")
         memo.keep(answer(4_000), for: live[1], now: 30)

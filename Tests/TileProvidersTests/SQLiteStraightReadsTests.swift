@@ -49,7 +49,7 @@ import CSQLiteNoWait
     /// Row `id` lent where it lies (`lendValueStraight`), its pieces joined, and the same bytes
     /// copied by `csqlite_nowait_copy_lent` from every offset tried; nil when it was not lent.
     private func lent(_ connection: SQLiteConnection, _ id: Int64) throws -> [UInt8]? {
-        guard let (pieces, count) = try lendSettled(connection, id) else { return nil }
+        guard let (pieces, count, _) = try lendSettled(connection, id) else { return nil }
         var joined: [UInt8] = []
         for piece in pieces { joined += UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len) }
         #expect(joined.count == count, "row \(id): the pieces add up to the value's length")
@@ -67,7 +67,7 @@ import CSQLiteNoWait
     /// Row `id` lent (`settled`).
     private func lendSettled(
         _ connection: SQLiteConnection, _ id: Int64
-    ) throws -> (pieces: UnsafeBufferPointer<iovec>, count: Int)? {
+    ) throws -> (pieces: UnsafeBufferPointer<iovec>, count: Int, inMapping: Bool)? {
         try settled(connection) { try connection.lendValueStraight(table: "t", column: "v", row: id)?.value }
     }
 

@@ -92,6 +92,12 @@ int csqlite_nowait_read_value(struct NoWaitFile *file, void *out);
 /// process about (one it neither owns nor may write: the kernel then says every page is there).
 int csqlite_nowait_lend_value(struct NoWaitFile *file, struct iovec *pieces, int capacity);
 
+/// 1 when every one of `count` pieces `csqlite_nowait_lend_value` lent lies in the file's mapping,
+/// 0 when one does not: a value with no overflow chain, or lent before the file was mapped, has
+/// its cell's piece in the row reader's own buffer, which the next page it reads writes over.
+/// Only pieces in the mapping are the file's pages, fit to be lent on (an immutable file's).
+int csqlite_nowait_lent_in_mapping(struct NoWaitFile *file, const struct iovec *pieces, int count);
+
 /// Unmaps what `csqlite_nowait_lend_value` mapped (the next lend maps the file again), so its
 /// pages are not held mapped by an idle reader. Only while no lent value is in use.
 void csqlite_nowait_unmap(struct NoWaitFile *file);

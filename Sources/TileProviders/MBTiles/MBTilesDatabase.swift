@@ -110,8 +110,9 @@ final class MBTilesDatabase: Sendable {
             switch bytes {
             case .copied(let bytes):
                 return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
-            case .lent(let pieces, let count):
-                let lent = LentTileBytes(pieces: pieces, count: count, isImmutable: isImmutable, lease: keep())
+            case .lent(let pieces, let count, let inMapping):
+                // Lent on by reference only from the file's own pages (`inMapping`).
+                let lent = LentTileBytes(pieces: pieces, count: count, isImmutable: isImmutable && inMapping, lease: keep())
                 return .lent(lent, version: version, lastModified: identity.modifiedSeconds)
             }
         }
@@ -122,8 +123,9 @@ final class MBTilesDatabase: Sendable {
     private enum Found {
         case copied([UInt8])
         /// Where they lie in the file, valid while the connection's transaction lasts and it
-        /// finds no other value (`SQLiteConnection.lendValueStraight`).
-        case lent(UnsafeBufferPointer<iovec>, count: Int)
+        /// finds no other value (`SQLiteConnection.lendValueStraight`); `inMapping` when all lie
+        /// in the file's mapping.
+        case lent(UnsafeBufferPointer<iovec>, count: Int, inMapping: Bool)
     }
 
     /// The tile's bytes read straight from its row's blob, and the data version they were read
@@ -141,7 +143,8 @@ final class MBTilesDatabase: Sendable {
         func read(_ rowID: Int64, near place: CSQLiteNoWaitPlace) throws(TileProviderError)
             -> (bytes: Found, place: CSQLiteNoWaitPlace, dataVersion: UInt32) {
             if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID, near: place) {
-                return (.lent(lent.value.pieces, count: lent.value.count), lent.place, lent.dataVersion)
+                return (.lent(lent.value.pieces, count: lent.value.count, inMapping: lent.value.inMapping), lent.place,
+                        lent.dataVersion)
             }
             if let read = try connection.readValueStraight(table: "tiles", column: "tile_data", row: rowID, near: place) {
                 return (.copied(read.value), read.place, read.dataVersion)

@@ -53,21 +53,24 @@ extension SQLiteConnection {
 
     /// `readValueStraight`'s value lent where it lies instead of copied
     /// (`csqlite_nowait_lend_value`): pieces of the file mapped read-only, each page checked to be
-    /// in the page cache, and the value's length. The pieces stay valid while this connection's
+    /// in the page cache, the value's length, and whether every piece lies in the file's mapping
+    /// (`csqlite_nowait_lent_in_mapping`: not when the cell's part lies in the row reader's own
+    /// buffer, which its next read writes over). The pieces stay valid while this connection's
     /// read transaction lasts and it finds no other value: whoever holds them must keep the
     /// connection to itself meanwhile (`SQLiteReadersWithoutWaiting.lend`). Nil when that
     /// reader leaves the value to be read (as `readValueStraight`, or a value in more pieces
     /// than `lentPieceCapacity`); throws when a page is not in the page cache.
     func lendValueStraight(
         table: String, column: String, row: Int64, near place: CSQLiteNoWaitPlace = .init()
-    ) throws(TileProviderError) -> StraightValue<(pieces: UnsafeBufferPointer<iovec>, count: Int)>? {
+    ) throws(TileProviderError) -> StraightValue<(pieces: UnsafeBufferPointer<iovec>, count: Int, inMapping: Bool)>? {
         guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: place) else {
             return nil
         }
         let pieces = csqlite_nowait_lend_value(file, lentPieces.baseAddress, Int32(lentPieces.count))
         if pieces == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
         guard pieces >= 0 else { return nil }
-        return StraightValue(value: (UnsafeBufferPointer(rebasing: lentPieces[..<Int(pieces)]), count),
+        let inMapping = csqlite_nowait_lent_in_mapping(file, lentPieces.baseAddress, pieces) == 1
+        return StraightValue(value: (UnsafeBufferPointer(rebasing: lentPieces[..<Int(pieces)]), count, inMapping),
                              place: csqlite_nowait_found_place(file), dataVersion: version)
     }
 
