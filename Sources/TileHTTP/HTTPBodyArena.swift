@@ -74,10 +74,13 @@ public final class HTTPBodyArena: Sendable {
         return bytes.withUnsafeBytes { body.write($0, at: 0) } ? body : nil
     }
 
+    /// The bytes of the whole pages a body of `count` bytes takes.
+    static func span(of count: Int) -> Int { (count + pageSize - 1) / pageSize * pageSize }
+
     /// Pages for a body of `count` bytes in the current arena, not written yet; nil when there
     /// is no arena or it cannot take them.
     static func place(count: Int) -> HTTPArenaBody? {
-        let span = (count + pageSize - 1) / pageSize * pageSize
+        let span = span(of: count)
         let placed: (HTTPBodyArena, Int)? = current.withLock { arena in
             guard let current = arena else { return nil }
             if let offset = current.reserve(span) { return (current, offset) }

@@ -168,7 +168,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
     func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
         guard var answer = entry.answer else { return nil }
         guard Self.isGiven(answer, of: entry, at: now) else {
-            if entry.movedBodyBytes == 0 || answer.reuse?.isCurrent != true { setAnswer(nil, of: entry) }
+            if !Self.keepsMovedBody(answer, of: entry) { setAnswer(nil, of: entry) }
             return nil
         }
         if entry.answerGiven < Self.arenaThreshold {
@@ -230,14 +230,11 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// `entry`'s answer with its body moved into the body arena, when it is bytes in memory and
     /// the arena and the budget take it (counted then by the pages it takes); nil when not.
     private func moveBody(of entry: Entry) -> HTTPResponse? {
-        let page = HTTPBodyArena.pageSize
         guard let answer = entry.answer, entry.movedBodyBytes == 0, Self.bodyBytes(answer) > 0,
-              bodyBytes - held(by: entry) + (answer.body.count + page - 1) / page * page <= maxBodyBytes,
+              bodyBytes - held(by: entry) + HTTPBodyArena.span(of: answer.body.count) <= maxBodyBytes,
               let moved = Self.movedToArena(answer)
         else { return nil }
-        let given = entry.answerGiven
         setAnswer(moved.answer, of: entry, moved: moved.span)
-        entry.answerGiven = given
         return moved.answer
     }
 
@@ -248,10 +245,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
         guard entry.movedBodyBytes > 0, let kept = entry.answer?.file, kept.count == answer.body.count,
               let body = answer.reuse?.body, entry.answer?.reuse?.body === body
         else { return nil }
-        var same = answer
-        same.body = []
-        same.file = kept
-        return (same, entry.movedBodyBytes)
+        return (sent(answer, from: kept), entry.movedBodyBytes)
     }
 
     /// `answer` with its body bytes copied into the body arena, to be sent from there with
@@ -259,20 +253,30 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// cannot take them (none here, or a body too short for a page of its own).
     private static func movedToArena(_ answer: HTTPResponse) -> (answer: HTTPResponse, span: Int)? {
         guard answer.file == nil, let stored = HTTPBodyArena.store(answer.body) else { return nil }
+        return (sent(answer, from: stored.fileBody), stored.span)
+    }
+
+    /// `answer` sending `file` (its bytes in the arena) instead of its `body`, then empty.
+    private static func sent(_ answer: HTTPResponse, from file: HTTPFileBody) -> HTTPResponse {
         var moved = answer
         moved.body = []
-        moved.file = stored.fileBody
-        return (moved, stored.span)
+        moved.file = file
+        return moved
+    }
+
+    /// Whether `entry`'s `answer`, past its time, stays (not given): its body the memo moved to
+    /// the arena, and its mark current, so the answer made next likely names that body (`keep`).
+    private static func keepsMovedBody(_ answer: HTTPResponse, of entry: Entry) -> Bool {
+        entry.movedBodyBytes > 0 && answer.reuse?.isCurrent == true
     }
 
     /// Lets go of answers past their time or revoked (their bodies: a cached tile's pages, a
     /// file's descriptor), so an answer no request asks for again is not held for long.
     func dropExpiredAnswers(now: UInt64) {
         for case let entry? in slots {
-            // One whose body the memo moved, and still current, stays as long as a wire layout
-            // would: the answer made next likely names its body (`keep`).
+            // One whose moved body stays (`keepsMovedBody`) stays as long as a wire layout would.
             if let answer = entry.answer, !Self.isGiven(answer, of: entry, at: now),
-               entry.movedBodyBytes == 0 || answer.reuse?.isCurrent != true || now >= entry.answerExpires &+ Self.wireGrace {
+               !Self.keepsMovedBody(answer, of: entry) || now >= entry.answerExpires &+ Self.wireGrace {
                 setAnswer(nil, of: entry)
             }
             // A wire layout outlives its answer a little: the answer made at the next request is

@@ -179,8 +179,9 @@ struct HTTPOutputQueue {
     }
 
     /// The index of an immutable lent body that only byte buffers precede among the unwritten
-    /// chunks, if one does and its pieces and theirs fit one write.
+    /// chunks, if one does and its pieces and theirs fit one write (no scan without a lent body).
     private func leadingReference() -> Int? {
+        guard lentCount > 0 else { return nil }
         var index = first
         while index < chunks.count, chunks[index].descriptor < 0, chunks[index].pieces.baseAddress == nil {
             index += 1
