@@ -5,6 +5,7 @@
 // file (nowait_row.c); both are used on Linux only.
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 /// SQLite's smallest and largest page sizes (both powers of two).
 #define MIN_PAGE_SIZE 512
@@ -94,6 +95,12 @@ typedef struct NoWaitFile {
     /// Whether mincore tells this process which of the file's pages are in the page cache
     /// (`nowait_map.c`): -1 until a value is first lent, then 1 or 0 (nothing is lent).
     int mincore_tells;
+    /// Which file is mapped (its device and inode, mixed), for `nowait_residency_key`; set when
+    /// it is mapped.
+    uint64_t identity;
+    /// Ticks of 1/16 s that a span of pages mincore found in the page cache is taken to stay
+    /// there (`csqlite_nowait_trust_residency`); 0: asked each time.
+    int residency_ticks;
     sqlite3_file *real;
 } NoWaitFile;
 
@@ -119,14 +126,35 @@ void nowait_guard(void *jump);
 void nowait_fault_caught(void);
 
 /// The `count` bytes at `offset` of the file where the mapping holds them, when it does and the
-/// page cache holds them all (mincore); null otherwise. Read them only under a guard.
+/// page cache holds them all (mincore, or the memo of what it found lately: nowait_residency.c);
+/// null otherwise. Read them only under a guard.
 const unsigned char *nowait_mapped(NoWaitFile *file, long offset, long count);
 
 /// `nowait_mapped` for page `leaf`, asking the page cache with one mincore for it and for the
 /// `pages` pages from `first` on (an overflow run) when they lie close together in the file;
 /// when it holds the whole run, the run is noted (`RowPages.resident_run_first`) so the value
 /// lent from it is not asked for again. Null when they do not lie close, are not mapped, or the
-/// leaf is not in the page cache: `nowait_mapped` for the leaf alone then says.
+/// leaf is not in the page cache: `nowait_mapped` for the leaf alone then says. Not asked when
+/// the memo of what mincore found lately has the leaf and the run whole.
 const unsigned char *nowait_mapped_with_run(NoWaitFile *file, unsigned leaf, unsigned first, long pages);
+
+/// What a span noted in the memo of what mincore found is: bytes from an offset, or a leaf
+/// page and an overflow run.
+#define RESIDENT_BYTES 1
+#define RESIDENT_LEAF_AND_RUN 2
+
+/// The key in the process's memo of what mincore found (nowait_residency.c) of a span of
+/// `file`'s mapped file, of `kind`: RESIDENT_BYTES, `second` bytes from offset `first`;
+/// RESIDENT_LEAF_AND_RUN, leaf page `first` and the run `second` (its first page shifted left
+/// 9 bits, or'ed with its length, at most 256 pages).
+uint64_t nowait_residency_key(const NoWaitFile *file, int kind, uint64_t first, uint64_t second);
+
+/// Whether mincore found the span of `key` all in the page cache less than `file`'s residency
+/// trust ago (never when it has none).
+int nowait_recently_resident(const NoWaitFile *file, uint64_t key);
+
+/// Notes that mincore found the span of `key` all in the page cache now (when `file` trusts
+/// that for a while).
+void nowait_note_resident(const NoWaitFile *file, uint64_t key);
 
 #endif

@@ -154,6 +154,7 @@ static int map_through(NoWaitFile *self, long end) {
     if (map == MAP_FAILED) return CSQLITE_NOWAIT_ASK_SQLITE;
     self->map = map;
     self->mapped = status.st_size;
+    self->identity = (uint64_t)status.st_dev * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)status.st_ino;
     return again;
 }
 
@@ -192,8 +193,18 @@ static int resident(const unsigned char *map, long from, long count) {
     return 1;
 }
 
+/// `resident` for the `count` bytes at `from` of `self`'s mapping, or found so less than the
+/// file's residency trust ago (`nowait_recently_resident`; noted when found now).
+static int resident_lately(NoWaitFile *self, long from, long count) {
+    uint64_t key = nowait_residency_key(self, RESIDENT_BYTES, (uint64_t)from, (uint64_t)count);
+    if (nowait_recently_resident(self, key)) return 1;
+    if (!resident(self->map, from, count)) return 0;
+    nowait_note_resident(self, key);
+    return 1;
+}
+
 const unsigned char *nowait_mapped(NoWaitFile *self, long offset, long count) {
-    if (self->map == 0 || offset < 0 || offset + count > self->mapped || !resident(self->map, offset, count)) return 0;
+    if (self->map == 0 || offset < 0 || offset + count > self->mapped || !resident_lately(self, offset, count)) return 0;
     return self->map + offset;
 }
 
@@ -218,13 +229,24 @@ static int all_in(const unsigned char *states, uintptr_t base, const unsigned ch
 const unsigned char *nowait_mapped_with_run(NoWaitFile *self, unsigned leaf, unsigned first, long pages) {
     RowPages *rows = &self->rows;
     long page_size = rows->page_size;
-    if (self->map == 0 || page_size == 0 || leaf == 0 || first == 0 || pages <= 0 || pages > RUN_PAGES) return 0;
+    if (page_size == 0 || leaf == 0 || first == 0 || pages <= 0 || pages > RUN_PAGES) return 0;
     long leaf_at = (long)(leaf - 1) * page_size, run_at = (long)(first - 1) * page_size;
     long run_end = run_at + pages * page_size;
     long from = leaf_at < run_at ? leaf_at : run_at;
     long to = leaf_at + page_size > run_end ? leaf_at + page_size : run_end;
     long system_page = system_page_size();
-    if (to > self->mapped || (to - from) - (run_end - run_at) - page_size > SPAN_SLACK_PAGES * system_page) return 0;
+    if ((to - from) - (run_end - run_at) - page_size > SPAN_SLACK_PAGES * system_page) return 0;
+    // Mapped again if a reader no read took let its mapping go (the lend maps it anyway), when
+    // mincore tells of this file (else the lend reads the value instead).
+    if (self->mincore_tells < 0) self->mincore_tells = mincore_tells(self->fd);
+    if (!self->mincore_tells || map_through(self, to) < 0 || to > self->mapped) return 0;
+    // The leaf and the run, found whole a moment ago (`nowait_recently_resident`): not asked again.
+    uint64_t key = nowait_residency_key(self, RESIDENT_LEAF_AND_RUN, leaf, (uint64_t)first << 9 | (uint64_t)pages);
+    if (nowait_recently_resident(self, key)) {
+        rows->resident_run_first = first;
+        rows->resident_run_pages = pages;
+        return self->map + leaf_at;
+    }
     uintptr_t base = (uintptr_t)(self->map + from) & ~(uintptr_t)(system_page - 1);
     long count = (long)(((uintptr_t)(self->map + to) - base + (uintptr_t)system_page - 1) / (uintptr_t)system_page);
     unsigned char states[256];
@@ -234,6 +256,7 @@ const unsigned char *nowait_mapped_with_run(NoWaitFile *self, unsigned leaf, uns
     if (all_in(states, base, self->map + run_at, pages * page_size, system_page)) {
         rows->resident_run_first = first;
         rows->resident_run_pages = pages;
+        nowait_note_resident(self, key);
     }
     return self->map + leaf_at;
 }
@@ -287,7 +310,7 @@ int csqlite_nowait_lend_value(NoWaitFile *self, struct iovec *pieces, int capaci
         // Asked for already with the leaf (`nowait_mapped_with_run`), or now.
         int asked = number == rows->resident_run_first && pages <= rows->resident_run_pages;
         if (asked) runs_asked_with_leaf++;
-        else if (!resident(self->map, from, pages * page_size)) return CSQLITE_NOWAIT_WOULD_WAIT;
+        else if (!resident_lately(self, from, pages * page_size)) return CSQLITE_NOWAIT_WOULD_WAIT;
         unsigned links[RUN_PAGES];
         if (read_links(self->map + from, page_size, pages, links) != 0) return CSQLITE_NOWAIT_ASK_SQLITE;
         long kept = 0;  // pages after the first that follow it in the chain

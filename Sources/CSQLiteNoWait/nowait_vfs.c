@@ -266,6 +266,8 @@ static int nowait_open(sqlite3_vfs *vfs, const char *path, sqlite3_file *file, i
     self->map = 0;
     self->mapped = 0;
     self->mincore_tells = -1;
+    self->identity = 0;
+    self->residency_ticks = 0;
     int code = unix_vfs->xOpen(unix_vfs, path, self->real, flags, out_flags);
     if (self->real->pMethods == 0) {
         self->base.pMethods = 0;  // nothing to close

@@ -89,6 +89,28 @@ import TestThreads
                 "refused once, not asked again while the file is open (a server's user does not change)")
     }
 
+    /// A yes from the page cache holds for the trust given (`isCachedWhole(at:trusting:)`): the
+    /// file's pages dropped within it, the answer stays yes without asking; at its end the kernel
+    /// is asked again and says no. A no is not trusted (asked again at once), and with no trust
+    /// every answer is asked.
+    @Test func aFileFoundWholeInThePageCacheIsTakenToStayThereForTheTrustGiven() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let file = try written(bytes, at: root + "/0/0/0.png")
+        #expect(try file.readAll() == bytes)
+        let second: UInt64 = 1_000_000_000, start: UInt64 = 50 * second
+        #expect(file.isCachedWhole(at: start, trusting: second) == true)
+        try #require(PageCache.evict(descriptor: file.descriptor, size: file.size),
+                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(file.isCachedWhole(at: start, trusting: 0) == false, "no trust: asked")
+        #expect(file.isCachedWhole(at: start + second - 1, trusting: second) == true, "within the trust: not asked")
+        #expect(file.isCachedWhole(at: start + second, trusting: second) == false, "the trust ended: asked again")
+        #expect(file.isCachedWhole(at: start + second + 1, trusting: second) == false, "a no is asked again")
+        #expect(try file.readAll() == bytes)
+        #expect(file.isCachedWhole(at: start + 2 * second, trusting: second) == true, "read back: in the page cache")
+    }
+
     /// `body` run on a thread whose filesystem user is nobody (65534): the kernel checks a file's
     /// owner and write permission against it.
     private func actingAsNobody<T: Sendable>(_ body: @Sendable () throws -> T) throws -> T {

@@ -482,6 +482,54 @@ import TestThreads
         return String(decoding: maps, as: UTF8.self).split(separator: "\n").contains { $0.hasSuffix(" " + file) }
     }
 
+    /// Pages a reader found whole in the page cache are taken to stay there for the provider's
+    /// `residency`: a tile lent from them, its pages dropped since (once the reader let its
+    /// mapping go), is lent again without asking (its leaf and overflow run from the memo of what
+    /// mincore found), where a provider that asks each time must wait. (The last tile's half of
+    /// the file is dropped: the header and schema pages stay, as in
+    /// `largeTilesAndAReadThatFailsMidTransaction`; the first tile, read first, opens the
+    /// reader's transaction, so the last is looked for straight where it was found.)
+    @Test func pagesFoundInThePageCacheAreTakenToStayThereForTheResidency() throws {
+        let fixture = try MBTilesFixture()
+        let tiles = MBTilesFixture.pyramid(0 ... 2)
+        let file = try fixture.write("trusted.mbtiles", tiles: tiles, length: 60_000)
+        let first = tiles[0], last = tiles[tiles.count - 1], expected = MBTilesFixture.bytes(for: last, length: 60_000)
+        func provider(residency: Duration) throws -> MBTilesTileProvider {
+            try MBTilesTileProvider(path: file, recheckInterval: .seconds(3600), readersWithoutWaiting: 1,
+                                    readTransactionLifetime: .seconds(1), mappingLifetime: .seconds(1),
+                                    residency: residency)
+        }
+        /// Drops the file's later half, once no reader holds its pages mapped (up to 4 s).
+        func evicted() -> Bool {
+            for _ in 0 ..< 80 {
+                if PageCache.evict(path: file, fromFraction: 0.5) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        func lastAfterFirst(_ provider: MBTilesTileProvider) -> TileWithoutWaiting {
+            _ = owned(provider.tileWithoutWaiting(for: TileRequest(tile: first)))
+            return owned(provider.tileWithoutWaiting(for: TileRequest(tile: last)))
+        }
+
+        let strict = try provider(residency: .zero)
+        #expect(Bool(bytes(settled(strict, last)) == expected))
+        #expect(Bool(bytes(settled(strict, last)) == expected), "again, from where it was found")
+        let cold = try #require(PageCache.afterEviction(evict: evicted, read: { lastAfterFirst(strict) }, until: mustWait),
+                                "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        #expect(mustWait(cold), "asked each time: its pages were dropped")
+
+        let trusting = try provider(residency: .seconds(60))
+        #expect(Bool(bytes(settled(trusting, last)) == expected))
+        #expect(Bool(bytes(settled(trusting, last)) == expected), "again, its leaf and run found whole with one mincore")
+        try #require(evicted(), "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        let runsAsked = csqlite_nowait_runs_asked_with_leaf()
+        let lent = lastAfterFirst(trusting)
+        #expect(!mustWait(lent), "found whole a moment ago: not asked again")
+        #expect(csqlite_nowait_runs_asked_with_leaf() == runsAsked + 1, "lent from the run found with its leaf")
+        #expect(Bool(bytes(lent) == expected), "read from the disk by the copy: the same bytes")
+    }
+
     /// A file whose pages are not in the page cache is not read on the loop; once a thread that
     /// may wait has read them, it is.
     @Test func aFileOutOfThePageCacheMustWait() throws {

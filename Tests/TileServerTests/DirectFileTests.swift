@@ -35,6 +35,12 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
           - name: fresh
             source: {type: directory, path: \(folder.path)/direct}
             cache: {memory: false, openFileSeconds: 0}
+          - name: strict
+            source: {type: directory, path: \(folder.path)/direct}
+            cache: {memory: false, residencySeconds: 0}
+          - name: trusting
+            source: {type: directory, path: \(folder.path)/direct}
+            cache: {memory: false, openFileSeconds: 60, residencySeconds: 60}
         """, folder: folder)
     }
 
@@ -85,30 +91,50 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
     /// The loop sends a tile file only while the page cache holds all of it: one whose pages were
     /// dropped goes to the workers (a sendfile would wait on the disk), and is sent on the loop
     /// again once read back; one the kernel will not tell this process about (a file it neither
-    /// owns nor may write) is read without waiting, and its bytes are sent.
+    /// owns nor may write) is read without waiting, and its bytes are sent. (A layer that asks
+    /// before every send: `cache.residencySeconds: 0`.)
     @Test func theLoopSendsAFileOnlyWhileThePageCacheHoldsIt() async throws {
-        let first = try await service.answerAsSent("/direct/1/1/0.png")
+        let first = try await service.answerAsSent("/strict/1/1/0.png")
         #expect(first.file != nil)
-        let layer = try #require(service.state.layers["direct"])
-        let key = TileKey(layer: "direct", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
+        let layer = try #require(service.state.layers["strict"])
+        let key = TileKey(layer: "strict", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
         let kept = try #require(layer.openFiles?.kept(for: key), "kept open")
         // It carries its fingerprint: the loop's next answer looks up nothing else.
         #expect(kept.fingerprint?.etag == first.headers[.eTag])
         try #require(fsync(kept.file.descriptor) == 0 && posix_fadvise(kept.file.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0)
         try #require(kept.file.isCachedWhole() == false, "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        #expect(try service.answerOnLoop("/direct/1/1/0.png") == nil, "not in the page cache: the workers send it")
+        #expect(try service.answerOnLoop("/strict/1/1/0.png") == nil, "not in the page cache: the workers send it")
         #expect(try kept.file.readAll() == Fixtures.worldTile(1, 1, 0))
-        let cached = try #require(try service.answerOnLoop("/direct/1/1/0.png"), "read back: in the page cache")
+        let cached = try #require(try service.answerOnLoop("/strict/1/1/0.png"), "read back: in the page cache")
         #expect(cached.file != nil)
 
         try #require(getuid() == 0, "acting as another user takes root")
         let previous = clinux_set_thread_fsuid(65534)
-        let asNobody = Result { try service.answerOnLoop("/direct/1/1/0.png") }
+        let asNobody = Result { try service.answerOnLoop("/strict/1/1/0.png") }
         _ = clinux_set_thread_fsuid(previous)
         let read = try #require(try asNobody.get(), "read without waiting on the loop")
         #expect(read.file == nil, "not sent from the file: the kernel would not say whether it is in the page cache")
         #expect(Bool(read.body == Fixtures.worldTile(1, 1, 0)))
         #expect(read.headers[.eTag] == first.headers[.eTag])
+    }
+
+    /// A file the loop found whole in the page cache is taken to stay there for the layer's
+    /// `cache.residencySeconds`: its pages dropped meanwhile, the loop still sends it (not asking
+    /// the kernel again), where a layer that asks each time hands it to the workers.
+    @Test func aFileFoundInThePageCacheIsSentForTheResidencySecondsWithoutAsking() async throws {
+        _ = try await service.answerAsSent("/trusting/1/1/0.png")
+        let found = try #require(try service.answerOnLoop("/trusting/1/1/0.png"), "in the page cache: sent on the loop")
+        #expect(found.file != nil)
+        let layer = try #require(service.state.layers["trusting"])
+        #expect(layer.openFiles?.residency == 60_000_000_000)
+        let key = TileKey(layer: "trusting", tile: TileCoordinate(z: 1, x: 1, y: 0), scale: 1)
+        let kept = try #require(layer.openFiles?.kept(for: key), "kept open")
+        try #require(fsync(kept.file.descriptor) == 0 && posix_fadvise(kept.file.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0)
+        try #require(kept.file.isCachedWhole() == false, "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
+        let trusted = try #require(try service.answerOnLoop("/trusting/1/1/0.png"), "found whole a moment ago: not asked again")
+        #expect(trusted.file.map { ($0.owner as? TileFile) === kept.file } == true)
+        #expect(try trusted.file.flatMap(fileBytes) == Fixtures.worldTile(1, 1, 0))
+        #expect(service.state.layers["direct"]?.openFiles?.residency == UInt64(LayerCacheSettings.defaultResidencySeconds * 1e9))
     }
 
     /// A full memory cache sends a tile asked for like the others from its file (it does not
@@ -314,17 +340,50 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
           - {name: kept, source: \(direct), cache: {memory: false, openFileSeconds: 5}}
         """, folder: folder)
         #expect(kept.state.layers["kept"]?.openFiles?.validity == 5)
-        for (layer, why) in [
+        expectNoEffect(of: "cache.openFileSeconds", on: [
             ("{name: b, source: {type: debug}, cache: {openFileSeconds: 5}}", "not a directory"),
             ("{name: b, source: \(direct), cache: {disk: \(folder.path)/disk, openFileSeconds: 5}}", "a disk tier"),
             ("{name: b, source: \(direct), format: pbf, cache: {openFileSeconds: 5}}", "vector tiles"),
-        ] {
+        ])
+    }
+
+    /// Each of `layers` (with why), the service's second layer, is a configuration error at
+    /// `key` saying it has no effect there.
+    private func expectNoEffect(of key: String, on layers: [(yaml: String, why: String)]) {
+        for (layer, why) in layers {
             let refused = #expect(throws: ConfigurationError.self, "\(why)") {
                 try Fixtures.service(extraYAML: "  - \(layer)", folder: folder)
             }
-            #expect(refused?.key == "layers[1].cache.openFileSeconds", "\(why)")
+            #expect(refused?.key == "layers[1].\(key)", "\(why)")
             #expect(refused?.message.contains("no effect") == true, "\(why)")
         }
+    }
+
+    /// `cache.residencySeconds` is taken by a folder layer sent from its files and by an MBTiles
+    /// layer the event loops read (one that keeps no tiles), and handed to what asks the page
+    /// cache; elsewhere (a memory-cached MBTiles layer, a generated source, a disk tier) it is a
+    /// configuration error naming the key.
+    @Test func residencySecondsIsTakenWhereTheLoopsAskThePageCacheAndRefusedElsewhere() throws {
+        let direct = "{type: directory, path: \(folder.path)/direct}"
+        let mbtiles = "{type: mbtiles, path: \(Fixtures.packageRoot)/tiles/bluemarble.mbtiles}"
+        let taken = try Fixtures.service(extraYAML: """
+          - {name: files, source: \(direct), cache: {memory: false, residencySeconds: 5}}
+          - {name: archive, source: \(mbtiles), cache: {memory: false, residencySeconds: 0.5}}
+        """, folder: folder)
+        #expect(taken.state.layers["files"]?.openFiles?.residency == 5_000_000_000)
+        let archive = try #require(taken.state.layers["archive"]?.archiveWithoutWaiting as? MBTilesTileProvider)
+        #expect(archive.residency == .milliseconds(500))
+        let byDefault = try #require(service.state.layers["direct"])
+        #expect(byDefault.openFiles?.residency == UInt64(LayerCacheSettings.defaultResidencySeconds * 1e9))
+        expectNoEffect(of: "cache.residencySeconds", on: [
+            ("{name: b, source: \(mbtiles), cache: {residencySeconds: 1}}", "an MBTiles layer with a memory cache"),
+            ("{name: b, source: {type: debug}, cache: {memory: false, residencySeconds: 1}}", "not a file source"),
+            ("{name: b, source: \(direct), cache: {disk: \(folder.path)/disk, residencySeconds: 1}}", "a disk tier"),
+        ])
+        let outOfRange = #expect(throws: ConfigurationError.self) {
+            try Fixtures.service(extraYAML: "  - {name: b, source: \(direct), cache: {residencySeconds: 61}}", folder: folder)
+        }
+        #expect(outOfRange?.key == "layers[1].cache.residencySeconds")
     }
 
     /// An event loop sends a tile file's answer again to the same request head without asking

@@ -98,6 +98,12 @@ int csqlite_nowait_lend_value(struct NoWaitFile *file, struct iovec *pieces, int
 /// Only pieces in the mapping are the file's pages, fit to be lent on (an immutable file's).
 int csqlite_nowait_lent_in_mapping(struct NoWaitFile *file, const struct iovec *pieces, int count);
 
+/// How long, in seconds, pages of `file` mincore found in the page cache are taken to stay
+/// there (`csqlite_nowait_lend_value` lends a value from them again without asking; shared by
+/// every reader of the same file in the process, kept to 1/16 s). 0, the default: asked before
+/// every lend.
+void csqlite_nowait_trust_residency(struct NoWaitFile *file, double seconds);
+
 /// Unmaps what `csqlite_nowait_lend_value` mapped (the next lend maps the file again), so its
 /// pages are not held mapped by an idle reader. Only while no lent value is in use.
 void csqlite_nowait_unmap(struct NoWaitFile *file);

@@ -42,11 +42,12 @@ final class MBTilesDatabase: Sendable {
     /// Opens `path` read-only and checks it is an MBTiles file of tiles in a format served
     /// (`TileFormat`); with `readersWithoutWaiting` connections for readers that must not wait,
     /// whose read transactions last `transactionLifetime` and whose mappings last `mappingLifetime`
-    /// past their last read (`SQLiteReadersWithoutWaiting`); `isImmutable` when its operator says
-    /// the file is never written in place.
+    /// past their last read, and whose pages found in the page cache are taken to stay there for
+    /// `residency` (`SQLiteReadersWithoutWaiting`); `isImmutable` when its operator says the file
+    /// is never written in place.
     init(
         path: String, identity: FileIdentity, maxIdleConnections: Int, readersWithoutWaiting: Int,
-        transactionLifetime: Duration, mappingLifetime: Duration, isImmutable: Bool
+        transactionLifetime: Duration, mappingLifetime: Duration, residency: Duration = .zero, isImmutable: Bool
     ) throws(TileProviderError) {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let metadata = try Self.check(connection)
@@ -59,7 +60,7 @@ final class MBTilesDatabase: Sendable {
         }
         let readers = SQLiteReadersWithoutWaiting(
             path: path, count: problem == nil ? readersWithoutWaiting : 0, transactionLifetime: transactionLifetime,
-            mappingLifetime: mappingLifetime)
+            mappingLifetime: mappingLifetime, residency: residency)
         if readersWithoutWaiting > 0, problem == nil, readers.count == 0 {
             problem = "its header could not be read without waiting when it was opened (not in the page cache, "
                 + "or a filesystem that refuses RWF_NOWAIT, as overlayfs does)"

@@ -31,6 +31,10 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// `mappingLifetime` unless asked otherwise: like nginx's `open_file_cache inactive=`
     /// default for the descriptors it keeps.
     public static let defaultMappingLifetime = Duration.seconds(60)
+    /// How long pages of the file such a connection found in the page cache are taken to stay
+    /// there: a tile lent from them again within it is not asked about again (one `mincore` a
+    /// tile saved; `csqlite_nowait_trust_residency`). Zero: asked before every tile.
+    public let residency: Duration
     /// The file is never written in place while it is served (its operator's promise; a new
     /// version replaces it by rename): a tile lent where it lies may go to the socket by
     /// reference, its pages not copied (`LentTileBytes.isImmutable`).
@@ -42,7 +46,7 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     public init(
         path: String, recheckInterval: Duration = .seconds(1), retryAfter: Int = 5, maxIdleConnections: Int = 8,
         readersWithoutWaiting: Int = 2, readTransactionLifetime: Duration = .milliseconds(250),
-        mappingLifetime: Duration = defaultMappingLifetime, isImmutable: Bool = false
+        mappingLifetime: Duration = defaultMappingLifetime, residency: Duration = .zero, isImmutable: Bool = false
     ) throws(TileProviderError) {
         self.path = path
         self.recheckInterval = recheckInterval
@@ -51,12 +55,13 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
         self.readersWithoutWaiting = readersWithoutWaiting
         self.readTransactionLifetime = readTransactionLifetime
         self.mappingLifetime = mappingLifetime
+        self.residency = residency
         self.isImmutable = isImmutable
         file = try ReopeningFile(path: path, recheckInterval: recheckInterval, identity: \.identity) {
             identity throws(TileProviderError) in
             try MBTilesDatabase(path: path, identity: identity, maxIdleConnections: maxIdleConnections,
                                 readersWithoutWaiting: readersWithoutWaiting, transactionLifetime: readTransactionLifetime,
-                                mappingLifetime: mappingLifetime, isImmutable: isImmutable)
+                                mappingLifetime: mappingLifetime, residency: residency, isImmutable: isImmutable)
         }
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+internal import CSQLiteNoWait
 #if os(Linux)
 import CLinux
 #endif
@@ -81,11 +82,13 @@ final class SQLiteReadersWithoutWaiting: Sendable {
     /// Up to `count` connections to `path`, opened now (opening is file I/O). SQLite reads the
     /// file's header as it opens, through the VFS that never waits: a connection that cannot
     /// (the header not in the page cache, a filesystem without `RWF_NOWAIT`) is left out, and
-    /// with none at all every read goes to the threads that may wait.
-    init(path: String, count: Int, transactionLifetime: Duration, mappingLifetime: Duration) {
+    /// with none at all every read goes to the threads that may wait. Pages the page cache was
+    /// found to hold are taken to stay there for `residency` (`csqlite_nowait_trust_residency`).
+    init(path: String, count: Int, transactionLifetime: Duration, mappingLifetime: Duration, residency: Duration = .zero) {
         var slots: [Slot] = []
         for _ in 0 ..< count {
             guard let connection = try? SQLiteConnection(path: path, mode: .readOnlyWithoutWaiting) else { break }
+            csqlite_nowait_trust_residency(connection.straightFile, Double(Self.nanoseconds(residency)) / 1e9)
             slots.append(Slot(connection))
         }
         self.slots = slots

@@ -23,13 +23,24 @@ public struct LayerCacheSettings: Sendable, Equatable {
     /// Seconds a tile file opened to be sent is used before its path is opened again (nginx's
     /// `open_file_cache_valid`); 0: opened for each request. Nil: `OpenTileFiles.defaultValidity`.
     public var openFileSeconds: Double?
+    /// Seconds an event loop takes a tile file, or an MBTiles file's pages, that it found whole
+    /// in the page cache to stay there: sent again within them without asking the kernel
+    /// (`cachestat`, `mincore`); 0: asked before each. Nil: `defaultResidencySeconds`.
+    public var residencySeconds: Double?
+
+    /// `residencySeconds` unless configured.
+    public static let defaultResidencySeconds = 1.0
 
     /// No preference.
-    public init(memory: Bool? = nil, disk: String? = nil, redis: Bool? = nil, openFileSeconds: Double? = nil) {
+    public init(
+        memory: Bool? = nil, disk: String? = nil, redis: Bool? = nil, openFileSeconds: Double? = nil,
+        residencySeconds: Double? = nil
+    ) {
         self.memory = memory
         self.disk = disk
         self.redis = redis
         self.openFileSeconds = openFileSeconds
+        self.residencySeconds = residencySeconds
     }
 }
 

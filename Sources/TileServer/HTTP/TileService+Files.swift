@@ -1,5 +1,6 @@
 import TileHTTP
 import TileProviders
+import Sockets
 
 extension TileService {
     /// A native tile of a layer whose tiles are files, sent straight from its file with
@@ -80,7 +81,7 @@ extension TileService {
                 // pages that are not there waits on the disk. When the kernel will not tell (a
                 // file this process neither owns nor may write), its bytes are read without
                 // waiting and sent instead.
-                switch file.isCachedWhole() {
+                switch file.isCachedWhole(at: Monotonic.nanoseconds, trusting: openFiles.residency) {
                 case true?:
                     break
                 case false?:

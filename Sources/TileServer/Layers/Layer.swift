@@ -105,8 +105,15 @@ public final class Layer: Sendable {
         if case .sync(let provider) = source, (settings.format ?? .png) != .pbf { sentAsStored = provider }
         fileSource = diskTier == nil ? sentAsStored as? any FileTileProvider : nil
         openFiles = fileSource == nil ? nil
-            : OpenTileFiles(validity: settings.cache.openFileSeconds ?? OpenTileFiles.defaultValidity)
+            : OpenTileFiles(validity: settings.cache.openFileSeconds ?? OpenTileFiles.defaultValidity,
+                            residency: Self.residencySeconds(settings))
         archiveWithoutWaiting = Self.keepsNoTiles(settings) ? sentAsStored as? any WithoutWaitingTileProvider : nil
+    }
+
+    /// How long the event loops take a file of a layer of `settings` that the page cache was found
+    /// to hold to stay there (`cache.residencySeconds`).
+    static func residencySeconds(_ settings: LayerSettings) -> Double {
+        settings.cache.residencySeconds ?? LayerCacheSettings.defaultResidencySeconds
     }
 
     /// Whether a layer of `settings` keeps none of its tiles: no memory cache, no disk tier.

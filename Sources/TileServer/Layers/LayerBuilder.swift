@@ -23,7 +23,8 @@ struct LayerBuilder {
     func build(_ original: LayerSettings, members: [String: Layer], previous: Layer? = nil) throws(ConfigurationError) -> Layer {
         var settings = original
         let context = SourceBuildContext(layerName: settings.name, tileSize: settings.tileSize,
-                                         keepsNoTiles: Layer.keepsNoTiles(settings), layers: members,
+                                         keepsNoTiles: Layer.keepsNoTiles(settings),
+                                         residencySeconds: Layer.residencySeconds(settings), layers: members,
                                          registry: registry, logger: logger, metrics: metrics, key: key, file: file)
         let built: BuiltSource
         do {
@@ -45,6 +46,12 @@ struct LayerBuilder {
         if original.cache.openFileSeconds != nil, layer.openFiles == nil {
             throw error("cache.openFileSeconds", "has no effect on this layer: it applies to a folder layer whose "
                 + "files are sent as they are stored (a directory source, no cache.disk, a format other than pbf)")
+        }
+        if original.cache.residencySeconds != nil, layer.openFiles == nil,
+           !(layer.archiveWithoutWaiting is MBTilesTileProvider) {
+            throw error("cache.residencySeconds", "has no effect on this layer: it applies to a folder layer whose "
+                + "files are sent as they are stored (as cache.openFileSeconds does) and to an MBTiles layer that keeps "
+                + "no tiles (cache: {memory: false}, no cache.disk), whose tiles the event loops read")
         }
         return layer
     }

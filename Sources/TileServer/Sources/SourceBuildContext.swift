@@ -13,6 +13,9 @@ public struct SourceBuildContext: Sendable {
     /// event loops then read its native tiles themselves where the source can
     /// (`WithoutWaitingTileProvider`, see `Layer.archiveWithoutWaiting`), and it prepares to.
     public let keepsNoTiles: Bool
+    /// How long the event loops take pages of the layer's files the page cache was found to hold
+    /// to stay there (`cache.residencySeconds`, or its default).
+    public let residencySeconds: Double
     /// Layers already built (a composite's members are built first).
     public let layers: [String: Layer]
     /// The registry the configuration was read with.

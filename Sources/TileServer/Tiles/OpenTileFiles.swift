@@ -60,6 +60,9 @@ final class OpenTileFiles: Sendable {
 
     /// Seconds an open file is used before its path is opened again.
     let validity: Double
+    /// Nanoseconds a kept file the page cache was found to hold whole is taken to still hold it
+    /// (`TileFile.isCachedWhole(at:trusting:)`, `cache.residencySeconds`); 0: asked each time.
+    let residency: UInt64
     /// Open files this table keeps at most (the budget may allow fewer).
     let capacity: Int
     /// The descriptors this table shares with the other layers' tables.
@@ -85,10 +88,11 @@ final class OpenTileFiles: Sendable {
     static let defaultGuaranteed = 64
 
     init(
-        validity: Double = defaultValidity, capacity: Int = .max, budget: OpenFileBudget = .shared,
-        guaranteed: Int = defaultGuaranteed, retention: Double = retentionSeconds
+        validity: Double = defaultValidity, residency: Double = 0, capacity: Int = .max,
+        budget: OpenFileBudget = .shared, guaranteed: Int = defaultGuaranteed, retention: Double = retentionSeconds
     ) {
         self.validity = validity
+        self.residency = UInt64(residency * 1e9)
         self.capacity = capacity
         self.budget = budget
         self.guaranteed = guaranteed
