@@ -88,15 +88,16 @@ typedef struct NoWaitFile {
     int lock;
     /// What `csqlite_nowait_find_value` read, for `csqlite_nowait_read_value`.
     RowPages rows;
-    /// The file mapped read-only (`csqlite_nowait_lend_value`), `mapped` bytes of it; null
-    /// until a value is first lent. Unmapped with the file.
+    /// The file mapped read-only (`csqlite_nowait_lend_value`, or a row looked for where it was
+    /// found: `nowait_mapped_with_run`), `mapped` bytes of it; null until then. Unmapped with
+    /// the file.
     const unsigned char *map;
     long mapped;
     /// Whether mincore tells this process which of the file's pages are in the page cache
-    /// (`nowait_map.c`): -1 until a value is first lent, then 1 or 0 (nothing is lent).
+    /// (`nowait_map.c`): -1 until the file is first to be mapped, then 1 or 0 (nothing is lent).
     int mincore_tells;
-    /// Which file is mapped (its device and inode, mixed), for `nowait_residency_key`; set when
-    /// it is mapped.
+    /// Which file is mapped (`nowait_file_identity`), for `nowait_residency_key`; set when it is
+    /// mapped.
     uint64_t identity;
     /// Ticks of 1/16 s that a span of pages mincore found in the page cache is taken to stay
     /// there (`csqlite_nowait_trust_residency`); 0: asked each time.
@@ -137,6 +138,10 @@ const unsigned char *nowait_mapped(NoWaitFile *file, long offset, long count);
 /// leaf is not in the page cache: `nowait_mapped` for the leaf alone then says. Not asked when
 /// the memo of what mincore found lately has the leaf and the run whole.
 const unsigned char *nowait_mapped_with_run(NoWaitFile *file, unsigned leaf, unsigned first, long pages);
+
+/// A mapped file's identity for the memo of what mincore found (`NoWaitFile.identity`): its
+/// device, inode and inode change time, mixed.
+uint64_t nowait_file_identity(uint64_t device, uint64_t inode, uint64_t changed, uint64_t changed_nanoseconds);
 
 /// What a span noted in the memo of what mincore found is: bytes from an offset, or a leaf
 /// page and an overflow run.

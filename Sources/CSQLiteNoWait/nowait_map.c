@@ -43,8 +43,9 @@ static int copy_pieces(const struct iovec *pieces, int piece_count, long skip, v
 //
 // Two things a mapping does that a read does not, and what is done about them:
 // - Touching a page that is not in the page cache waits for the disk. Each run of overflow
-//   pages is checked with mincore before any of it is touched; a page not there makes the
-//   value WOULD_WAIT, as a read would.
+//   pages is checked with mincore before any of it is touched, unless it was found there
+//   within the file's residency trust (nowait_residency.c); a page not there makes the value
+//   WOULD_WAIT, as a read would.
 //   mincore tells the truth only of a file the process owns or may open for writing: of
 //   any other mapping the kernel says every page is there (Linux 5.0 on, mm/mincore.c
 //   `can_do_mincore`), so a file of another owner, read-only (a container's user serving
@@ -154,7 +155,10 @@ static int map_through(NoWaitFile *self, long end) {
     if (map == MAP_FAILED) return CSQLITE_NOWAIT_ASK_SQLITE;
     self->map = map;
     self->mapped = status.st_size;
-    self->identity = (uint64_t)status.st_dev * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)status.st_ino;
+    // Device and inode, and the inode's change time: an inode number freed (a file replaced by
+    // rename, the old one closed) and taken by a new file is not the same file to the memo.
+    self->identity = nowait_file_identity((uint64_t)status.st_dev, (uint64_t)status.st_ino,
+                                          (uint64_t)status.st_ctim.tv_sec, (uint64_t)status.st_ctim.tv_nsec);
     return again;
 }
 
@@ -239,7 +243,7 @@ const unsigned char *nowait_mapped_with_run(NoWaitFile *self, unsigned leaf, uns
     // Mapped again if a reader no read took let its mapping go (the lend maps it anyway), when
     // mincore tells of this file (else the lend reads the value instead).
     if (self->mincore_tells < 0) self->mincore_tells = mincore_tells(self->fd);
-    if (!self->mincore_tells || map_through(self, to) < 0 || to > self->mapped) return 0;
+    if (!self->mincore_tells || map_through(self, to) < 0) return 0;
     // The leaf and the run, found whole a moment ago (`nowait_recently_resident`): not asked again.
     uint64_t key = nowait_residency_key(self, RESIDENT_LEAF_AND_RUN, leaf, (uint64_t)first << 9 | (uint64_t)pages);
     if (nowait_recently_resident(self, key)) {

@@ -1,5 +1,7 @@
-#ifdef __linux__
 #define _GNU_SOURCE
+#include "CSQLiteNoWait.h"
+
+#ifdef __linux__
 #include "nowait_file.h"
 #include <stdatomic.h>
 #include <stdint.h>
@@ -10,9 +12,11 @@
 // A value lent from pages found there less than the file's residency trust ago
 // (`csqlite_nowait_trust_residency`) is lent again without asking: the pages were just read
 // (the value sent from them), so they are the last the kernel would evict, and losing them
-// within a second or so takes a machine short enough of memory that everything waits. Asking
-// costs a system call a tile (mincore walks the page tables, and allocates a page for its
-// answer: about 1.5 µs on a 2-vCPU AMD EPYC VM, 6 % of an uncached MBTiles request).
+// within a second or so takes a machine short enough of memory that everything waits. (Or a
+// deliberate drop: `echo 1 > /proc/sys/vm/drop_caches`, a tool's POSIX_FADV_DONTNEED: the
+// loop that lends from such a page within the trust waits for the disk once.) Asking costs a
+// system call a tile (mincore walks the page tables and allocates a page for its answer: 6 % of
+// an uncached MBTiles request's CPU on the uniform working set, perf on a 2-vCPU AMD EPYC VM).
 //
 // One table for the process, so the event loops' readers of one file share what each found: a
 // slot of `MEMO_SLOTS`, picked by the span's hash, holds the hash's top bits and the tick of the
@@ -24,6 +28,11 @@
 #define TICK_MASK ((UINT64_C(1) << TICK_BITS) - 1)
 
 static _Atomic uint64_t memo[MEMO_SLOTS];
+
+/// Spans the calling thread took from the memo (`nowait_recently_resident` said yes), for tests.
+static _Thread_local long residency_trusted;
+
+long csqlite_nowait_residency_trusted(void) { return residency_trusted; }
 
 /// Ticks of 1/16 s (2^24 of them: 12 days before a tick repeats), from the coarse clock (a read
 /// of the vDSO's page, no system call).
@@ -43,8 +52,15 @@ static uint64_t mix(uint64_t value) {
 
 void csqlite_nowait_trust_residency(NoWaitFile *file, double seconds) {
     if (file == 0) return;
+    // Whole ticks, rounded up (a trust shorter than a tick is still one), at most 2^20 (18 h).
     double ticks = seconds * 16;
-    file->residency_ticks = ticks <= 0 ? 0 : ticks >= 1 << 20 ? 1 << 20 : (int)ticks;
+    if (!(ticks > 0)) file->residency_ticks = 0;
+    else if (ticks >= 1 << 20) file->residency_ticks = 1 << 20;
+    else file->residency_ticks = (int)ticks + ((double)(int)ticks < ticks);
+}
+
+uint64_t nowait_file_identity(uint64_t device, uint64_t inode, uint64_t changed, uint64_t changed_nanoseconds) {
+    return mix(mix(mix(device) ^ inode) ^ changed) ^ changed_nanoseconds;
 }
 
 uint64_t nowait_residency_key(const NoWaitFile *file, int kind, uint64_t first, uint64_t second) {
@@ -56,7 +72,9 @@ int nowait_recently_resident(const NoWaitFile *file, uint64_t key) {
     uint64_t found = atomic_load_explicit(&memo[key & (MEMO_SLOTS - 1)], memory_order_relaxed);
     if (found == 0 || found >> TICK_BITS != key >> TICK_BITS) return 0;
     uint64_t age = (tick_now() - (found & TICK_MASK)) & TICK_MASK;
-    return age < (uint64_t)file->residency_ticks;
+    if (age >= (uint64_t)file->residency_ticks) return 0;
+    residency_trusted++;
+    return 1;
 }
 
 void nowait_note_resident(const NoWaitFile *file, uint64_t key) {
@@ -65,7 +83,7 @@ void nowait_note_resident(const NoWaitFile *file, uint64_t key) {
     atomic_store_explicit(&memo[key & (MEMO_SLOTS - 1)], entry, memory_order_relaxed);
 }
 #else
-#include "CSQLiteNoWait.h"
 
 void csqlite_nowait_trust_residency(struct NoWaitFile *file, double seconds) { (void)file; (void)seconds; }
+long csqlite_nowait_residency_trusted(void) { return 0; }
 #endif

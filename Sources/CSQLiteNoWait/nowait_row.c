@@ -133,7 +133,7 @@ static long read_header(NoWaitFile *self) {
 }
 
 /// Page `number`: an interior page kept under this lock; else where the file's mapping holds it
-/// (once a value was lent: nowait_map.c), or read into `rows->leaf`; kept when it is an interior
+/// (once the file is mapped: nowait_map.c), or read into `rows->leaf`; kept when it is an interior
 /// page. Null when it cannot be read: `*code` says why. Only under a guard (`find`'s).
 static const unsigned char *page(NoWaitFile *self, unsigned number, long *code) {
     RowPages *rows = &self->rows;

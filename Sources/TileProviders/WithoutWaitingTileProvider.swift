@@ -6,4 +6,13 @@ public protocol WithoutWaitingTileProvider: SyncTileProvider {
     /// The tile, if it can be read without waiting. Any failure is `.mustWait`: `tile(for:)`
     /// then meets it again and says what is wrong.
     func tileWithoutWaiting(for request: TileRequest) -> TileWithoutWaiting
+
+    /// Whether it asks the page cache before it lends a tile where it lies (and so takes a
+    /// residency to trust, `cache.residencySeconds`).
+    var asksThePageCache: Bool { get }
+}
+
+extension WithoutWaitingTileProvider {
+    /// By default a provider reads what it gives (a read that never waits), asking nothing.
+    public var asksThePageCache: Bool { false }
 }

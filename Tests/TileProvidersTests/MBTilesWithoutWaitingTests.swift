@@ -507,25 +507,30 @@ import TestThreads
             }
             return false
         }
-        func lastAfterFirst(_ provider: MBTilesTileProvider) -> TileWithoutWaiting {
-            _ = owned(provider.tileWithoutWaiting(for: TileRequest(tile: first)))
+        /// `last` read after `first`, nil when `first` had to wait (the machine paged its half out).
+        func lastAfterFirst(_ provider: MBTilesTileProvider) -> TileWithoutWaiting? {
+            guard !mustWait(owned(provider.tileWithoutWaiting(for: TileRequest(tile: first)))) else { return nil }
             return owned(provider.tileWithoutWaiting(for: TileRequest(tile: last)))
         }
 
         let strict = try provider(residency: .zero)
         #expect(Bool(bytes(settled(strict, last)) == expected))
         #expect(Bool(bytes(settled(strict, last)) == expected), "again, from where it was found")
-        let cold = try #require(PageCache.afterEviction(evict: evicted, read: { lastAfterFirst(strict) }, until: mustWait),
+        let trustedBefore = csqlite_nowait_residency_trusted()
+        let cold = try #require(PageCache.afterEviction(evict: evicted, read: { lastAfterFirst(strict) },
+                                                        until: { $0.map(mustWait) ?? false }),
                                 "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        #expect(mustWait(cold), "asked each time: its pages were dropped")
+        #expect(cold.map(mustWait) == true, "asked each time: its pages were dropped")
+        #expect(csqlite_nowait_residency_trusted() == trustedBefore, "nothing taken from the memo")
 
         let trusting = try provider(residency: .seconds(60))
         #expect(Bool(bytes(settled(trusting, last)) == expected))
         #expect(Bool(bytes(settled(trusting, last)) == expected), "again, its leaf and run found whole with one mincore")
         try #require(evicted(), "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        let runsAsked = csqlite_nowait_runs_asked_with_leaf()
-        let lent = lastAfterFirst(trusting)
+        let (runsAsked, trusted) = (csqlite_nowait_runs_asked_with_leaf(), csqlite_nowait_residency_trusted())
+        let lent = try #require(lastAfterFirst(trusting), "the first tile's half of the file left the page cache")
         #expect(!mustWait(lent), "found whole a moment ago: not asked again")
+        #expect(csqlite_nowait_residency_trusted() == trusted + 1, "the leaf and the run taken from the memo")
         #expect(csqlite_nowait_runs_asked_with_leaf() == runsAsked + 1, "lent from the run found with its leaf")
         #expect(Bool(bytes(lent) == expected), "read from the disk by the copy: the same bytes")
     }

@@ -26,6 +26,9 @@ import Testing
         #expect(try load("server: {cache: {reuseSeconds: 0}}\nlayers: []").server.reuseSeconds == 0)
         let layer = "layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: 0.5}}]"
         #expect(try load(layer).layers.first?.cache.openFileSeconds == 0.5)
+        #expect(try load(layer).layers.first?.cache.residencySeconds == nil)
+        let trusting = "layers: [{name: a, source: {type: directory, path: /}, cache: {residencySeconds: 0.5}}]"
+        #expect(try load(trusting).layers.first?.cache.residencySeconds == 0.5)
     }
 
     @Test func shippedConfigurationLoads() async throws {
@@ -86,6 +89,8 @@ import Testing
         ("layers: [{name: a, source: {type: directory, path: /}, colour: red}]", "layers[0].colour", "unknown key"),
         ("layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: -1}}]",
          "layers[0].cache.openFileSeconds", "out of range"),
+        ("layers: [{name: a, source: {type: directory, path: /}, cache: {residencySeconds: -1}}]",
+         "layers[0].cache.residencySeconds", "out of range"),
         ("layers: [{name: a, source: {type: directory, path: /}}, {name: a, source: {type: directory, path: /}}]",
          "layers[1].name", "defined twice"),
         ("layers: [{name: a, default: true, source: {type: directory, path: /}}, {name: b, default: true, source: {type: directory, path: /}}]",

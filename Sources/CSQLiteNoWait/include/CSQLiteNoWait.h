@@ -68,9 +68,10 @@ typedef struct CSQLiteNoWaitPlace {
 /// there first, without walking down from the root; when that page is no table leaf holding the
 /// row, the walk from the root decides. (A page of a changed file may hold another table's
 /// rows: the caller may trust a value found this way only if the file turns out unchanged.)
-/// With `near.overflow_pages` too, one mincore asks the page cache for the leaf and that run
-/// at once when they lie close together, and `csqlite_nowait_lend_value` asks no more for the
-/// run if it is the value's.
+/// With `near.overflow_pages` too, the file is mapped (if it is not) and one mincore asks the
+/// page cache for the leaf and that run at once when they lie close together (none when they
+/// were found there within the file's residency trust, `csqlite_nowait_trust_residency`), and
+/// `csqlite_nowait_lend_value` asks no more for the run if it is the value's.
 long csqlite_nowait_find_value(struct NoWaitFile *file, unsigned root, CSQLiteNoWaitPlace near, long long row, int column);
 
 /// Where the value `csqlite_nowait_find_value` found last lies (all 0 before any).
@@ -83,8 +84,9 @@ int csqlite_nowait_read_value(struct NoWaitFile *file, void *out);
 /// Lends the value `csqlite_nowait_find_value` found where it lies, in the file mapped
 /// read-only (the file is mapped on first use, and again when it grew): its bytes in the row's
 /// cell, then in each overflow page, as up to `capacity` pieces in `pieces`, each overflow
-/// page checked to be in the page cache (mincore) before any of it is touched, so nothing
-/// waits on a disk. The pieces stay valid while the file's lock is held and no other value is
+/// page checked to be in the page cache (mincore) before any of it is touched, or found there
+/// within the file's residency trust (`csqlite_nowait_trust_residency`), so nothing waits on a
+/// disk unless the page cache dropped it since. The pieces stay valid while the file's lock is held and no other value is
 /// found on this file: whoever sends them (writev) or copies them (`csqlite_nowait_copy_lent`)
 /// must be done before either. The number of pieces; WOULD_WAIT when a page is not in the page
 /// cache; ASK_SQLITE when there is no lock, no value found, more pieces than `capacity`, a chain
@@ -99,10 +101,14 @@ int csqlite_nowait_lend_value(struct NoWaitFile *file, struct iovec *pieces, int
 int csqlite_nowait_lent_in_mapping(struct NoWaitFile *file, const struct iovec *pieces, int count);
 
 /// How long, in seconds, pages of `file` mincore found in the page cache are taken to stay
-/// there (`csqlite_nowait_lend_value` lends a value from them again without asking; shared by
-/// every reader of the same file in the process, kept to 1/16 s). 0, the default: asked before
-/// every lend.
+/// there: `csqlite_nowait_find_value` and `csqlite_nowait_lend_value` read and lend from them
+/// again without asking (a memo shared by every reader of the same file in the process). Kept
+/// in ticks of 1/16 s, rounded up, at most 2^20 (about 18 hours). 0, the default: asked before
+/// every read of the mapping.
 void csqlite_nowait_trust_residency(struct NoWaitFile *file, double seconds);
+
+/// For tests: how many spans of pages the calling thread took from that memo, not asking.
+long csqlite_nowait_residency_trusted(void);
 
 /// Unmaps what `csqlite_nowait_lend_value` mapped (the next lend maps the file again), so its
 /// pages are not held mapped by an idle reader. Only while no lent value is in use.
@@ -120,7 +126,8 @@ long csqlite_nowait_values_lent(void);
 long csqlite_nowait_faults_caught(void);
 
 /// For tests: how many runs of overflow pages the calling thread's lends took as asked of the
-/// page cache with their leaf (`csqlite_nowait_find_value`'s `near`), not on their own.
+/// page cache with their leaf (`csqlite_nowait_find_value`'s `near`: by one mincore, or from the
+/// memo of what it found lately), not on their own.
 long csqlite_nowait_runs_asked_with_leaf(void);
 
 /// For tests: how many values the calling thread read with `csqlite_nowait_read_value`.

@@ -35,6 +35,8 @@ public final class MBTilesTileProvider: WithoutWaitingTileProvider {
     /// there: a tile lent from them again within it is not asked about again (one `mincore` a
     /// tile saved; `csqlite_nowait_trust_residency`). Zero: asked before every tile.
     public let residency: Duration
+    /// Its readers ask the page cache (`mincore`) before they lend a tile where it lies.
+    public var asksThePageCache: Bool { true }
     /// The file is never written in place while it is served (its operator's promise; a new
     /// version replaces it by rename): a tile lent where it lies may go to the socket by
     /// reference, its pages not copied (`LentTileBytes.isImmutable`).

@@ -93,6 +93,14 @@ extension SQLiteConnection {
         if let file = straightFile { csqlite_nowait_unmap(file) }
     }
 
+    /// Takes pages of the file that the page cache was found to hold to stay there for
+    /// `residency` (`csqlite_nowait_trust_residency`): values lent from them meanwhile are not
+    /// asked about again.
+    func trustResidency(for residency: Duration) {
+        let (seconds, attoseconds) = residency.components
+        if let file = straightFile { csqlite_nowait_trust_residency(file, Double(seconds) + Double(attoseconds) / 1e18) }
+    }
+
     /// Pieces a lent value may have, at most: values up to about 2 MB in 4 KiB pages (one piece
     /// a page), within what one `writev` takes (IOV_MAX, 1024) beside an answer's head.
     static let lentPieceCapacity = 512

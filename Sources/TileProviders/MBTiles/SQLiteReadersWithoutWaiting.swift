@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-internal import CSQLiteNoWait
 #if os(Linux)
 import CLinux
 #endif
@@ -88,7 +87,7 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         var slots: [Slot] = []
         for _ in 0 ..< count {
             guard let connection = try? SQLiteConnection(path: path, mode: .readOnlyWithoutWaiting) else { break }
-            csqlite_nowait_trust_residency(connection.straightFile, Double(Self.nanoseconds(residency)) / 1e9)
+            connection.trustResidency(for: residency)
             slots.append(Slot(connection))
         }
         self.slots = slots

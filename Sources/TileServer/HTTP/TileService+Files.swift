@@ -19,8 +19,9 @@ extension TileService {
     /// answers only from a file kept open or opened from the kernel's caches alone
     /// (`tileFileWithoutWaiting`) whose version it knows or can read from the page cache alone
     /// to hash (`fingerprintWithoutWaiting`), and sends it only while the page cache holds all
-    /// of it (`TileFile.isCachedWhole`; when the kernel will not say, its bytes are read without
-    /// waiting and sent instead). Then its prepared 200 carries `reuse`, when given,
+    /// of it, or held it less than the layer's `cache.residencySeconds` ago
+    /// (`TileFile.isCachedWhole(at:trusting:)`; when the kernel will not say, its bytes are read
+    /// without waiting and sent instead). Then its prepared 200 carries `reuse`, when given,
     /// so the loop may send the file again to the same request head (`HTTPHeadMemo`) for a
     /// moment, its descriptor kept open by the answer meanwhile: as `OpenTileFiles` keeps it,
     /// a replaced file is then served a moment longer. `counters`: the layer's.
@@ -37,15 +38,17 @@ extension TileService {
         let opened: TileFile?
         // The fingerprint a kept file carries, when an answer noted it.
         var known: TileFingerprint?
+        // On the loop: the time taken for the open file's table and the page cache's answer.
+        let now = mayBlock ? 0 : Monotonic.nanoseconds
         if !mayBlock {
             // A file kept open, or one whose whole path is in the kernel's caches (no disk
             // wait): else the workers open it.
-            if let kept = openFiles.kept(for: key) {
+            if let kept = openFiles.kept(for: key, now: now) {
                 opened = kept.file
                 known = kept.fingerprint
             } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
                 // Past its validity a kept file still the same version stays, with its fingerprint.
-                let kept = openFiles.keep(cached, for: key)
+                let kept = openFiles.keep(cached, for: key, now: now)
                 opened = kept.file
                 known = kept.fingerprint
             } else {
@@ -77,11 +80,11 @@ extension TileService {
             if known == nil { openFiles.note(fingerprint, of: file, for: key) }
             var body = FingerprintedBody.file(HTTPFileBody(descriptor: file.descriptor, count: file.size, owner: file))
             if !mayBlock {
-                // The loop sends a file only if the page cache holds all of it: a sendfile of
-                // pages that are not there waits on the disk. When the kernel will not tell (a
-                // file this process neither owns nor may write), its bytes are read without
-                // waiting and sent instead.
-                switch file.isCachedWhole(at: Monotonic.nanoseconds, trusting: openFiles.residency) {
+                // The loop sends a file only if the page cache holds all of it (or did within the
+                // layer's residency): a sendfile of pages that are not there waits on the disk.
+                // When the kernel will not tell (a file this process neither owns nor may write),
+                // its bytes are read without waiting and sent instead.
+                switch file.isCachedWhole(at: now, trusting: openFiles.residency) {
                 case true?:
                     break
                 case false?:

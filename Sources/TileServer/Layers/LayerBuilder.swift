@@ -48,10 +48,11 @@ struct LayerBuilder {
                 + "files are sent as they are stored (a directory source, no cache.disk, a format other than pbf)")
         }
         if original.cache.residencySeconds != nil, layer.openFiles == nil,
-           !(layer.archiveWithoutWaiting is MBTilesTileProvider) {
+           layer.archiveWithoutWaiting?.asksThePageCache != true {
             throw error("cache.residencySeconds", "has no effect on this layer: it applies to a folder layer whose "
                 + "files are sent as they are stored (as cache.openFileSeconds does) and to an MBTiles layer that keeps "
-                + "no tiles (cache: {memory: false}, no cache.disk), whose tiles the event loops read")
+                + "no tiles (cache: {memory: false}, no cache.disk, a format other than pbf), whose tiles the event "
+                + "loops lend where they lie")
         }
         return layer
     }

@@ -26,7 +26,7 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
         // for each (the server runs one per core by default).
         let provider = try MBTilesTileProvider(
             path: path, readersWithoutWaiting: context.keepsNoTiles ? System.coreCount : 0,
-            residency: .nanoseconds(Int64(context.residencySeconds * 1e9)), isImmutable: immutable)
+            residency: .seconds(context.residencySeconds), isImmutable: immutable)
         if let problem = provider.readersWithoutWaitingProblem {
             context.logger.notice("layer \"\(context.layerName)\": \(path) is read by the worker threads, not the event loops: \(problem)")
         }
