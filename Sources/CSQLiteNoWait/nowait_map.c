@@ -174,6 +174,12 @@ static int mincore_tells(int fd) {
     return faccessat(fd, "", W_OK, AT_EACCESS | AT_EMPTY_PATH) == 0;
 }
 
+/// `mincore_tells` of `self`'s file, asked once (the process's user does not change).
+static int tells(NoWaitFile *self) {
+    if (self->mincore_tells < 0) self->mincore_tells = mincore_tells(self->fd);
+    return self->mincore_tells;
+}
+
 static long system_page_size(void) {
     static long size;
     if (size == 0) size = sysconf(_SC_PAGESIZE);
@@ -242,25 +248,23 @@ const unsigned char *nowait_mapped_with_run(NoWaitFile *self, unsigned leaf, uns
     if ((to - from) - (run_end - run_at) - page_size > SPAN_SLACK_PAGES * system_page) return 0;
     // Mapped again if a reader no read took let its mapping go (the lend maps it anyway), when
     // mincore tells of this file (else the lend reads the value instead).
-    if (self->mincore_tells < 0) self->mincore_tells = mincore_tells(self->fd);
-    if (!self->mincore_tells || map_through(self, to) < 0) return 0;
+    if (!tells(self) || map_through(self, to) < 0) return 0;
     // The leaf and the run, found whole a moment ago (`nowait_recently_resident`): not asked again.
     uint64_t key = nowait_residency_key(self, RESIDENT_LEAF_AND_RUN, leaf, (uint64_t)first << 9 | (uint64_t)pages);
-    if (nowait_recently_resident(self, key)) {
-        rows->resident_run_first = first;
-        rows->resident_run_pages = pages;
-        return self->map + leaf_at;
+    int run_whole = nowait_recently_resident(self, key);
+    if (!run_whole) {
+        uintptr_t base = (uintptr_t)(self->map + from) & ~(uintptr_t)(system_page - 1);
+        long count = (long)(((uintptr_t)(self->map + to) - base + (uintptr_t)system_page - 1) / (uintptr_t)system_page);
+        unsigned char states[256];
+        if (count > (long)sizeof states || mincore((void *)base, (size_t)(count * system_page), states) != 0) return 0;
+        if (!all_in(states, base, self->map + leaf_at, page_size, system_page)) return 0;
+        // A run not all there is not noted: the lend asks for it again, and waits.
+        run_whole = all_in(states, base, self->map + run_at, pages * page_size, system_page);
+        if (run_whole) nowait_note_resident(self, key);
     }
-    uintptr_t base = (uintptr_t)(self->map + from) & ~(uintptr_t)(system_page - 1);
-    long count = (long)(((uintptr_t)(self->map + to) - base + (uintptr_t)system_page - 1) / (uintptr_t)system_page);
-    unsigned char states[256];
-    if (count > (long)sizeof states || mincore((void *)base, (size_t)(count * system_page), states) != 0) return 0;
-    if (!all_in(states, base, self->map + leaf_at, page_size, system_page)) return 0;
-    // A run not all there is not noted: the lend asks for it again, and waits.
-    if (all_in(states, base, self->map + run_at, pages * page_size, system_page)) {
+    if (run_whole) {
         rows->resident_run_first = first;
         rows->resident_run_pages = pages;
-        nowait_note_resident(self, key);
     }
     return self->map + leaf_at;
 }
@@ -277,8 +281,7 @@ int csqlite_nowait_lent_in_mapping(NoWaitFile *self, const struct iovec *pieces,
 int csqlite_nowait_lend_value(NoWaitFile *self, struct iovec *pieces, int capacity) {
     if (self == 0 || self->fd < 0 || self->lock < SQLITE_LOCK_SHARED || self->rows.value_count < 0)
         return CSQLITE_NOWAIT_ASK_SQLITE;
-    if (self->mincore_tells < 0) self->mincore_tells = mincore_tells(self->fd);
-    if (!self->mincore_tells) return CSQLITE_NOWAIT_ASK_SQLITE;
+    if (!tells(self)) return CSQLITE_NOWAIT_ASK_SQLITE;
     RowPages *rows = &self->rows;
     long start = rows->value_at, end = rows->value_at + rows->value_count;  // in the payload
     long local = rows->local_count;

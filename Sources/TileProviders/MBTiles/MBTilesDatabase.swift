@@ -97,7 +97,8 @@ final class MBTilesDatabase: Sendable {
             let bytes: Found
             let dataVersion: UInt32
             if tilesHaveRowIDs {
-                guard let found = try Self.blobByRowID(zoom: zoom, column: column, row: row, on: connection) else {
+                guard let found = try Self.blobByRowID(zoom: zoom, column: column, row: row, on: connection,
+                                                       askingIfInMapping: isImmutable) else {
                     return .noTile
                 }
                 (bytes, dataVersion) = found
@@ -112,8 +113,8 @@ final class MBTilesDatabase: Sendable {
             case .copied(let bytes):
                 return .tile(bytes, version: version, lastModified: identity.modifiedSeconds)
             case .lent(let pieces, let count, let inMapping):
-                // Lent on by reference only from the file's own pages (`inMapping`).
-                let lent = LentTileBytes(pieces: pieces, count: count, isImmutable: isImmutable && inMapping, lease: keep())
+                // Lent on by reference only from the file's own pages (`inMapping`, asked of an immutable file's).
+                let lent = LentTileBytes(pieces: pieces, count: count, isImmutable: inMapping, lease: keep())
                 return .lent(lent, version: version, lastModified: identity.modifiedSeconds)
             }
         }
@@ -125,7 +126,7 @@ final class MBTilesDatabase: Sendable {
         case copied([UInt8])
         /// Where they lie in the file, valid while the connection's transaction lasts and it
         /// finds no other value (`SQLiteConnection.lendValueStraight`); `inMapping` when all lie
-        /// in the file's mapping.
+        /// in the file's mapping (asked only of an immutable file).
         case lent(UnsafeBufferPointer<iovec>, count: Int, inMapping: Bool)
     }
 
@@ -134,8 +135,10 @@ final class MBTilesDatabase: Sendable {
     /// at that version (`RememberedRowIDs`), looked for first where its value was found (its
     /// leaf page, asked of the page cache with its overflow run), else the index's. Nil when
     /// there is no such tile. The reader's transaction stays open, so its BLOB handle does too.
+    /// Whether lent pieces all lie in the file's mapping is asked only when `askingIfInMapping`
+    /// (an immutable file's, which may go by reference): a scan of the pieces a tile saved.
     private static func blobByRowID(
-        zoom: Int, column: Int, row: Int, on connection: SQLiteConnection
+        zoom: Int, column: Int, row: Int, on connection: SQLiteConnection, askingIfInMapping: Bool
     ) throws(TileProviderError) -> (bytes: Found, dataVersion: UInt32)? {
         // The blob, where it lies (its row's leaf page and overflow run; 0: not known), then
         // the version (current once the read holds the lock): straight from the file once the
@@ -143,7 +146,8 @@ final class MBTilesDatabase: Sendable {
         // that reader leaves to SQLite) through the BLOB handle.
         func read(_ rowID: Int64, near place: CSQLiteNoWaitPlace) throws(TileProviderError)
             -> (bytes: Found, place: CSQLiteNoWaitPlace, dataVersion: UInt32) {
-            if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID, near: place) {
+            if let lent = try connection.lendValueStraight(table: "tiles", column: "tile_data", row: rowID, near: place,
+                                                           askingIfInMapping: askingIfInMapping) {
                 return (.lent(lent.value.pieces, count: lent.value.count, inMapping: lent.value.inMapping), lent.place,
                         lent.dataVersion)
             }

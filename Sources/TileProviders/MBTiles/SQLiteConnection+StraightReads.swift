@@ -53,15 +53,15 @@ extension SQLiteConnection {
 
     /// `readValueStraight`'s value lent where it lies instead of copied
     /// (`csqlite_nowait_lend_value`): pieces of the file mapped read-only, each page checked to be
-    /// in the page cache, the value's length, and whether every piece lies in the file's mapping
-    /// (`csqlite_nowait_lent_in_mapping`: not when the cell's part lies in the row reader's own
-    /// buffer, which its next read writes over). The pieces stay valid while this connection's
+    /// in the page cache, the value's length, and, when `askingIfInMapping` (else false),
+    /// whether every piece lies in the file's mapping (`csqlite_nowait_lent_in_mapping`: not when
+    /// the cell's part lies in the row reader's own buffer, which its next read writes over). The pieces stay valid while this connection's
     /// read transaction lasts and it finds no other value: whoever holds them must keep the
     /// connection to itself meanwhile (`SQLiteReadersWithoutWaiting.lend`). Nil when that
     /// reader leaves the value to be read (as `readValueStraight`, or a value in more pieces
     /// than `lentPieceCapacity`); throws when a page is not in the page cache.
     func lendValueStraight(
-        table: String, column: String, row: Int64, near place: CSQLiteNoWaitPlace = .init()
+        table: String, column: String, row: Int64, near place: CSQLiteNoWaitPlace = .init(), askingIfInMapping: Bool = false
     ) throws(TileProviderError) -> StraightValue<(pieces: UnsafeBufferPointer<iovec>, count: Int, inMapping: Bool)>? {
         guard let (file, count, version) = try findValueStraight(table: table, column: column, row: row, near: place) else {
             return nil
@@ -69,7 +69,7 @@ extension SQLiteConnection {
         let pieces = csqlite_nowait_lend_value(file, lentPieces.baseAddress, Int32(lentPieces.count))
         if pieces == CSQLITE_NOWAIT_WOULD_WAIT { throw .unreadable(path: path, errno: EAGAIN) }
         guard pieces >= 0 else { return nil }
-        let inMapping = csqlite_nowait_lent_in_mapping(file, lentPieces.baseAddress, pieces) == 1
+        let inMapping = askingIfInMapping && csqlite_nowait_lent_in_mapping(file, lentPieces.baseAddress, pieces) == 1
         return StraightValue(value: (UnsafeBufferPointer(rebasing: lentPieces[..<Int(pieces)]), count, inMapping),
                              place: csqlite_nowait_found_place(file), dataVersion: version)
     }
@@ -93,12 +93,11 @@ extension SQLiteConnection {
         if let file = straightFile { csqlite_nowait_unmap(file) }
     }
 
-    /// Takes pages of the file that the page cache was found to hold to stay there for
-    /// `residency` (`csqlite_nowait_trust_residency`): values lent from them meanwhile are not
-    /// asked about again.
-    func trustResidency(for residency: Duration) {
-        let (seconds, attoseconds) = residency.components
-        if let file = straightFile { csqlite_nowait_trust_residency(file, Double(seconds) + Double(attoseconds) / 1e18) }
+    /// Takes pages of the file that the page cache was found to hold to stay there for `seconds`
+    /// (`csqlite_nowait_trust_residency`): values lent from them meanwhile are not asked about
+    /// again.
+    func trustResidency(seconds: Double) {
+        if let file = straightFile { csqlite_nowait_trust_residency(file, seconds) }
     }
 
     /// Pieces a lent value may have, at most: values up to about 2 MB in 4 KiB pages (one piece

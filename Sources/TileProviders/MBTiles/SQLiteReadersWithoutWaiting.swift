@@ -87,7 +87,7 @@ final class SQLiteReadersWithoutWaiting: Sendable {
         var slots: [Slot] = []
         for _ in 0 ..< count {
             guard let connection = try? SQLiteConnection(path: path, mode: .readOnlyWithoutWaiting) else { break }
-            connection.trustResidency(for: residency)
+            connection.trustResidency(seconds: Double(Self.nanoseconds(residency)) / 1e9)
             slots.append(Slot(connection))
         }
         self.slots = slots
