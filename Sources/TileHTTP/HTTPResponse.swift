@@ -29,31 +29,71 @@ public struct HTTPResponse: Sendable {
         get { fields.value.body }
         set { fields.value.body = newValue }
     }
-    /// A body sent from a file instead of `body` (which is then empty). Kept out of the shared
-    /// box, as `lent` is: attaching a file to a prepared answer copies no box.
-    public var file: HTTPFileBody?
+    /// What one answer carries beside its prepared fields, in a second box made when the first
+    /// of them is set: a response is copied several times on its way (the state machine, the
+    /// queue, the log, the head memo), and each copy then counts two references, not one for
+    /// each field here. Attaching a file to a shared prepared answer copies none of `fields`.
+    private struct Attachments: Sendable {
+        var file: HTTPFileBody?
+        var lent: (any HTTPLentBody)?
+        var note: String?
+        var route: String?
+        var reuse: HTTPAnswerReuse.Mark?
+        var wire: HTTPWireAnswer?
+    }
+
+    private var attachments: CopyOnWrite<Attachments>?
+
+    /// Changes the attachments, making their box first if there is none, unless the change
+    /// only clears (`setting` false): with no box, every attachment is nil already.
+    private mutating func attach(setting: Bool, _ change: (inout Attachments) -> Void) {
+        if attachments == nil {
+            guard setting else { return }
+            attachments = CopyOnWrite(Attachments())
+        }
+        change(&attachments!.value)
+    }
+
+    /// A body sent from a file instead of `body` (which is then empty).
+    public var file: HTTPFileBody? {
+        get { attachments?.value.file }
+        set { attach(setting: newValue != nil) { $0.file = newValue } }
+    }
     /// A body lent where it lies instead of `body` (which is then empty): for an answer sent as
-    /// soon as it is made, on the loop that made it (see `HTTPLentBody`). Kept out of the shared
-    /// box (one reference): attaching it to a prepared answer copies no box.
-    public var lent: (any HTTPLentBody)?
+    /// soon as it is made, on the loop that made it (see `HTTPLentBody`).
+    public var lent: (any HTTPLentBody)? {
+        get { attachments?.value.lent }
+        set { attach(setting: newValue != nil) { $0.lent = newValue } }
+    }
     /// The status line, header fields and Content-Length, already encoded (see `prepared()`);
     /// sent instead of encoding `headers` again.
     public private(set) var preparedHead: [UInt8]? {
         get { fields.value.preparedHead }
         set { fields.value.preparedHead = newValue }
     }
-    /// Free text for the access log (a cache hit or miss, say); never sent. (Kept out of the
-    /// shared box: short strings are stored inline, so labelling a shared answer copies nothing.)
-    public var note: String?
+    /// Free text for the access log (a cache hit or miss, say); never sent.
+    public var note: String? {
+        get { attachments?.value.note }
+        set { attach(setting: newValue != nil) { $0.note = newValue } }
+    }
     /// The application's name for the kind of request answered ("tile", "health"), used as a
     /// metrics label: a small fixed set, never the raw path. Nil counts as "other"; never sent.
-    public var route: String?
+    public var route: String? {
+        get { attachments?.value.route }
+        set { attach(setting: newValue != nil) { $0.route = newValue } }
+    }
     /// Set when the answer may be given again to a request with the same head bytes, while the
     /// mark is current (`HTTPAnswerReuse`); never sent.
-    public var reuse: HTTPAnswerReuse.Mark?
+    public var reuse: HTTPAnswerReuse.Mark? {
+        get { attachments?.value.reuse }
+        set { attach(setting: newValue != nil) { $0.reuse = newValue } }
+    }
     /// The answer laid out as it goes on the wire, head and body in one region, on the loop
     /// that gives it again (`HTTPHeadMemo`); never sent as such.
-    var wire: HTTPWireAnswer?
+    var wire: HTTPWireAnswer? {
+        get { attachments?.value.wire }
+        set { attach(setting: newValue != nil) { $0.wire = newValue } }
+    }
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

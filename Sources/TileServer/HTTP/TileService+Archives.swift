@@ -66,7 +66,8 @@ extension TileService {
             response.reuse = named.map { keptMark.naming(body: $0) } ?? keptMark
         }
         counters?.providerCalls.increment()
-        return noted(response, cacheUse: .bypass)
+        note(&response, cacheUse: .bypass)
+        return response
     }
 
     /// Times a head is seen before its archive tile's answer is copied to be given again: a

@@ -105,6 +105,7 @@ extension TileService {
         }
         if layer.cachesInMemory { counters?.misses.increment() }
         counters?.providerCalls.increment()
-        return noted(response, cacheUse: layer.cachesInMemory ? .miss : .bypass)
+        note(&response, cacheUse: layer.cachesInMemory ? .miss : .bypass)
+        return response
     }
 }
