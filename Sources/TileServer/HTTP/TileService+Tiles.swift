@@ -137,7 +137,7 @@ extension TileService {
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, reuse: HTTPAnswerReuse.Mark? = nil) -> HTTPResponse {
         let cors = state.cors
         if tile.staleAge == nil && layer.memoryLifetime == nil && !tile.isGzip && !HTTPConditional.isConditional(request.headers) {
-            var prepared = tile.preparedAnswer.response(layer: layer, cors: cors.answerKey(for: request)) {
+            var prepared = tile.preparedResponse(layer: layer, cors: cors.answerKey(for: request)) {
                 freshTileAnswer(request, tile, layer: layer, cors: cors).prepared()
             }
             prepared.reuse = reuse

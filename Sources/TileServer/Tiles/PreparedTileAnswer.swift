@@ -5,8 +5,10 @@ import TileHTTP
 /// handed out as is: a hit builds no headers and no header text. Besides the tile, the answer
 /// depends only on the layer's Cache-Control and the server's CORS setting, so it is kept with
 /// those two values and rebuilt when either differs (a reload, or a tile shared by layers, like
-/// the transparent empty tile).
-final class PreparedTileAnswer: Sendable {
+/// the transparent empty tile). Kept inside the object that owns it (a tile's content, a file
+/// version's fingerprint), not as an object of its own: a request for a tile not asked for
+/// lately then finds its answer one cold object sooner.
+struct PreparedTileAnswer: ~Copyable, Sendable {
     /// The CORS part of an answer: the `Access-Control-Allow-Origin` value, and whether it
     /// carries `Vary: Origin`.
     struct CORSKey: Equatable {
@@ -14,7 +16,9 @@ final class PreparedTileAnswer: Sendable {
         let variesByOrigin: Bool
     }
 
-    private struct Entry {
+    /// (Not private: Swift 6.3.1's debug build of a private type in a noncopyable struct stops
+    /// with "Global is external, but doesn't have external or weak linkage".)
+    struct Entry {
         let cacheControl: String
         let cors: CORSKey
         let response: HTTPResponse

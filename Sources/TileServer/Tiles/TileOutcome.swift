@@ -91,8 +91,11 @@ public struct ServedTile: Sendable {
         return max(0, LayerDiskTier.now() - storedAt)
     }
 
-    /// Its 200 answer, encoded on first use and shared by every copy of this value.
-    var preparedAnswer: PreparedTileAnswer { content.preparedAnswer }
+    /// Its 200 answer for `layer` and `cors`, made by `make` on first use (or after a change;
+    /// see `PreparedTileAnswer`) and shared by every copy of this value.
+    func preparedResponse(layer: Layer, cors: PreparedTileAnswer.CORSKey, make: () -> HTTPResponse) -> HTTPResponse {
+        content.preparedAnswer.response(layer: layer, cors: cors, make: make)
+    }
 
     /// Whether `body` looks gzip-compressed but does not decompress.
     var isCorruptGzip: Bool { isGzip && identityBody == nil }
