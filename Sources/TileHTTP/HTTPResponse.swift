@@ -1,8 +1,9 @@
 /// A response: status, headers and body. The connection adds `Content-Length`, `Date` and
 /// `Connection`, and drops the body of a `HEAD` answer.
 public struct HTTPResponse: Sendable {
-    /// The counted fields, in one shared box (`CopyOnWrite`): a response travels through the
-    /// connection's state machine, its queue and the log.
+    /// The fields every response has (status, headers, body, prepared head), in one shared box
+    /// (`CopyOnWrite`): a response travels through the connection's state machine, its queue and
+    /// the log.
     private struct Fields: Sendable {
         var status: HTTPStatus
         var headers: HTTPHeaders
@@ -29,10 +30,13 @@ public struct HTTPResponse: Sendable {
         get { fields.value.body }
         set { fields.value.body = newValue }
     }
-    /// What one answer carries beside its prepared fields, in a second box made when the first
-    /// of them is set: a response is copied several times on its way (the state machine, the
-    /// queue, the log, the head memo), and each copy then counts two references, not one for
-    /// each field here. Attaching a file to a shared prepared answer copies none of `fields`.
+    /// What one answer carries beside its prepared fields (an open file's owner, a lent body, a
+    /// reuse mark of three references, a wire layout, the log's and the metrics' labels), in a
+    /// second box made when the first of them is set: a response is copied several times on its
+    /// way (the state machine, the queue, the log, the head memo), and each copy then counts two
+    /// references, not one for each of these. (The labels are short strings with no count of
+    /// their own, but each copy of one still calls the runtime: inline, they cost a hot request
+    /// 230 instructions more.) The cost: an answer that carries any of them allocates the box.
     private struct Attachments: Sendable {
         var file: HTTPFileBody?
         var lent: (any HTTPLentBody)?
@@ -44,26 +48,25 @@ public struct HTTPResponse: Sendable {
 
     private var attachments: CopyOnWrite<Attachments>?
 
-    /// Changes the attachments, making their box first if there is none, unless the change
-    /// only clears (`setting` false): with no box, every attachment is nil already.
-    private mutating func attach(setting: Bool, _ change: (inout Attachments) -> Void) {
-        if attachments == nil {
-            guard setting else { return }
-            attachments = CopyOnWrite(Attachments())
-        }
+    /// Sets one attachment through `change`, making the box first if there is none. Clearing
+    /// one that is nil already (`isNil`) changes nothing: no box is made, none shared is copied.
+    private mutating func changeAttachment(clearing isClearing: Bool, isNil: (Attachments) -> Bool,
+                                           _ change: (inout Attachments) -> Void) {
+        if isClearing, attachments.map({ isNil($0.value) }) ?? true { return }
+        if attachments == nil { attachments = CopyOnWrite(Attachments()) }
         change(&attachments!.value)
     }
 
     /// A body sent from a file instead of `body` (which is then empty).
     public var file: HTTPFileBody? {
         get { attachments?.value.file }
-        set { attach(setting: newValue != nil) { $0.file = newValue } }
+        set { changeAttachment(clearing: newValue == nil, isNil: { $0.file == nil }) { $0.file = newValue } }
     }
     /// A body lent where it lies instead of `body` (which is then empty): for an answer sent as
     /// soon as it is made, on the loop that made it (see `HTTPLentBody`).
     public var lent: (any HTTPLentBody)? {
         get { attachments?.value.lent }
-        set { attach(setting: newValue != nil) { $0.lent = newValue } }
+        set { changeAttachment(clearing: newValue == nil, isNil: { $0.lent == nil }) { $0.lent = newValue } }
     }
     /// The status line, header fields and Content-Length, already encoded (see `prepared()`);
     /// sent instead of encoding `headers` again.
@@ -74,26 +77,29 @@ public struct HTTPResponse: Sendable {
     /// Free text for the access log (a cache hit or miss, say); never sent.
     public var note: String? {
         get { attachments?.value.note }
-        set { attach(setting: newValue != nil) { $0.note = newValue } }
+        set { changeAttachment(clearing: newValue == nil, isNil: { $0.note == nil }) { $0.note = newValue } }
     }
     /// The application's name for the kind of request answered ("tile", "health"), used as a
     /// metrics label: a small fixed set, never the raw path. Nil counts as "other"; never sent.
     public var route: String? {
         get { attachments?.value.route }
-        set { attach(setting: newValue != nil) { $0.route = newValue } }
+        set { changeAttachment(clearing: newValue == nil, isNil: { $0.route == nil }) { $0.route = newValue } }
     }
     /// Set when the answer may be given again to a request with the same head bytes, while the
     /// mark is current (`HTTPAnswerReuse`); never sent.
     public var reuse: HTTPAnswerReuse.Mark? {
         get { attachments?.value.reuse }
-        set { attach(setting: newValue != nil) { $0.reuse = newValue } }
+        set { changeAttachment(clearing: newValue == nil, isNil: { $0.reuse == nil }) { $0.reuse = newValue } }
     }
     /// The answer laid out as it goes on the wire, head and body in one region, on the loop
     /// that gives it again (`HTTPHeadMemo`); never sent as such.
     var wire: HTTPWireAnswer? {
         get { attachments?.value.wire }
-        set { attach(setting: newValue != nil) { $0.wire = newValue } }
+        set { changeAttachment(clearing: newValue == nil, isNil: { $0.wire == nil }) { $0.wire = newValue } }
     }
+
+    /// Whether the response carries any attachment box (for tests: clearing makes none).
+    var carriesAttachments: Bool { attachments != nil }
 
     /// A response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -1,8 +1,8 @@
 import Testing
 @testable import TileHTTP
 
-/// A response is a value: its fields and what one answer carries (file, note, route, mark) sit
-/// in shared boxes, and a change to one copy must never show in another.
+/// A response is a value: its fields and what one answer carries (file, lent body, reuse mark,
+/// wire layout) sit in shared boxes, and a change to one copy must never show in another.
 @Suite struct HTTPResponseTests {
     private final class Owner: Sendable {}
 
@@ -10,46 +10,56 @@ import Testing
         HTTPFileBody(descriptor: 7, count: count, owner: Owner())
     }
 
-    @Test func whatOneCopyCarriesIsNotSeenByTheAnswerItWasMadeFromOrByOtherCopies() {
-        let prepared = HTTPResponse(status: .ok, headers: [.contentType: "image/png"])
-            .prepared(bodyCount: 5)
-        var first = prepared.sendingFile(Self.file(count: 5))
-        first.note = "miss"
-        first.route = "tile"
-        var second = first
-        second.note = "bypass"
-        second.file = nil
-        second.body = Array("hello".utf8)
-
-        #expect(prepared.file == nil && prepared.note == nil && prepared.route == nil)
-        #expect(first.file?.count == 5 && first.note == "miss" && first.route == "tile" && first.body.isEmpty)
-        #expect(second.file == nil && second.note == "bypass" && second.route == "tile" && second.body.count == 5)
-        #expect(first.preparedHead == prepared.preparedHead && second.preparedHead == prepared.preparedHead)
-    }
-
-    @Test func aChangeToAStoredAnswerLeavesTheCopyHandedOutAsItWas() {
-        var stored = HTTPResponse(status: .ok).prepared(bodyCount: 3).sendingFile(Self.file(count: 3))
+    /// A stored answer that already carries a box, as a cached tile's does (its file in the
+    /// memory cache's arena), with labels.
+    private static func storedAnswer() -> HTTPResponse {
+        var stored = HTTPResponse(status: .ok, headers: [.contentType: "image/png"])
+            .prepared(bodyCount: 5).sendingFile(file(count: 5))
+        stored.route = "tile"
         stored.note = "hit"
-        let handedOut = stored
-        stored.note = "hit,stale"
-        stored.file = Self.file(count: 3)
-
-        #expect(handedOut.note == "hit")
-        #expect(stored.note == "hit,stale")
-        #expect(handedOut.file?.owner !== stored.file?.owner)
+        return stored
     }
 
-    @Test func clearingWhatANewAnswerDoesNotCarryLeavesItCarryingNothing() {
+    @Test func aMarkGivenToACopyIsNotSeenByTheStoredAnswerOrAnotherCopy() {
+        let stored = Self.storedAnswer()
+        var marked = stored
+        marked.reuse = HTTPAnswerReuse().mark()
+        var relabelled = stored
+        relabelled.note = "miss"
+
+        #expect(stored.reuse == nil && stored.note == "hit")
+        #expect(marked.reuse != nil && marked.note == "hit")
+        #expect(relabelled.reuse == nil && relabelled.note == "miss")
+        #expect(marked.file?.owner === stored.file?.owner && relabelled.file?.owner === stored.file?.owner)
+        #expect(marked.preparedHead == stored.preparedHead)
+    }
+
+    @Test func aFileReplacedOrClearedInACopyStaysInTheStoredAnswer() {
+        let stored = Self.storedAnswer()
+        var replaced = stored
+        replaced.file = Self.file(count: 5)
+        var cleared = stored
+        cleared.file = nil
+        cleared.body = Array("hello".utf8)
+
+        #expect(stored.file?.count == 5 && stored.body.isEmpty)
+        #expect(replaced.file?.owner !== stored.file?.owner)
+        #expect(cleared.file == nil && cleared.body.count == 5 && cleared.contentLength == 5)
+    }
+
+    @Test func clearingWhatAnAnswerDoesNotCarryMakesNoBox() {
         var response = HTTPResponse.text(.notFound, "no such tile")
         response.file = nil
         response.reuse = nil
-        response.note = nil
-        #expect(response.file == nil && response.reuse == nil && response.note == nil && response.lent == nil)
+        response.lent = nil
+        response.wire = nil
+        #expect(!response.carriesAttachments)
         #expect(response.contentLength == "no such tile\n".utf8.count)
 
-        response.note = "miss"
-        response.note = nil
-        #expect(response.note == nil)
+        response.reuse = HTTPAnswerReuse().mark()
+        #expect(response.carriesAttachments)
+        response.reuse = nil
+        #expect(response.reuse == nil)
     }
 
     @Test func theContentLengthIsTheFilesWhenOneIsAttached() {

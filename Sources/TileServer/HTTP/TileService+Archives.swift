@@ -66,7 +66,7 @@ extension TileService {
             response.reuse = named.map { keptMark.naming(body: $0) } ?? keptMark
         }
         counters?.providerCalls.increment()
-        note(&response, cacheUse: .bypass)
+        response.noteTile(.bypass)
         return response
     }
 

@@ -105,7 +105,7 @@ extension TileService {
         }
         if layer.cachesInMemory { counters?.misses.increment() }
         counters?.providerCalls.increment()
-        note(&response, cacheUse: layer.cachesInMemory ? .miss : .bypass)
+        response.noteTile(layer.cachesInMemory ? .miss : .bypass)
         return response
     }
 }

@@ -101,16 +101,8 @@ extension TileService {
     /// A tile answer labelled for the access log (the cache's part, ",stale" for a stale copy)
     /// and the metrics (route "tile").
     func noted(_ answer: consuming HTTPResponse, cacheUse: TileCacheUse, stale: Bool = false) -> HTTPResponse {
-        note(&answer, cacheUse: cacheUse, stale: stale)
+        answer.noteTile(cacheUse, stale: stale)
         return consume answer
-    }
-
-    /// Labels `answer` as `noted(_:cacheUse:stale:)` does, in place: an answer in a variable
-    /// passed to `noted` stays shared with the variable, and labelling it would copy what it
-    /// carries (`HTTPResponse`'s attachments).
-    func note(_ answer: inout HTTPResponse, cacheUse: TileCacheUse, stale: Bool = false) {
-        answer.note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
-        answer.route = MetricsRoute.tile
     }
 
     private func answer(
@@ -212,5 +204,14 @@ extension TileService {
             }
             return tileAnswer(request, tile, layer: layer)
         }
+    }
+}
+
+extension HTTPResponse {
+    /// Labels a tile answer in place, as `TileService.noted(_:cacheUse:stale:)` does: for an
+    /// answer in a variable, which passed to `noted` would be copied.
+    mutating func noteTile(_ cacheUse: TileCacheUse, stale: Bool = false) {
+        note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
+        route = MetricsRoute.tile
     }
 }

@@ -16,8 +16,9 @@ struct PreparedTileAnswer: ~Copyable, Sendable {
         let variesByOrigin: Bool
     }
 
-    /// (Not private: Swift 6.3.1's debug build of a private type in a noncopyable struct stops
-    /// with "Global is external, but doesn't have external or weak linkage".)
+    /// A prepared answer with the Cache-Control and CORS key it was made for.
+    // Not private: Swift 6.3.1's debug build of a private type in a noncopyable struct stops with
+    // "Global is external, but doesn't have external or weak linkage".
     struct Entry {
         let cacheControl: String
         let cors: CORSKey
@@ -33,8 +34,8 @@ struct PreparedTileAnswer: ~Copyable, Sendable {
     /// for a file's answer) by `make` the first time (or after a change).
     func response(layer: Layer, cors: CORSKey, make: () -> HTTPResponse) -> HTTPResponse {
         let cacheControl = layer.cacheControl
-        // Compared in place: only the answer leaves the lock (one reference counted, not the
-        // entry's strings as well; both event loops read here on every hot request).
+        // Compared in place: only the answer leaves the lock (its boxes counted, one or two, not
+        // the entry's strings as well; both event loops read here on every hot request).
         let kept = entry.withLock { entry -> HTTPResponse? in
             guard let entry, entry.cacheControl == cacheControl, entry.cors == cors else { return nil }
             return entry.response
