@@ -48,11 +48,10 @@ public struct HTTPResponse: Sendable {
 
     private var attachments: CopyOnWrite<Attachments>?
 
-    /// Sets one attachment through `change`, making the box first if there is none. Clearing
-    /// one that is nil already (`isNil`) changes nothing: no box is made, none shared is copied.
-    private mutating func changeAttachment(clearing isClearing: Bool, isNil: (Attachments) -> Bool,
-                                           _ change: (inout Attachments) -> Void) {
-        if isClearing, attachments.map({ isNil($0.value) }) ?? true { return }
+    /// Changes the attachments through `change`, making their box first if there is none;
+    /// nothing when `isNoChange` (nil written over nil: no box made, none shared copied).
+    private mutating func changeAttachments(unless isNoChange: Bool, _ change: (inout Attachments) -> Void) {
+        guard !isNoChange else { return }
         if attachments == nil { attachments = CopyOnWrite(Attachments()) }
         change(&attachments!.value)
     }
@@ -60,13 +59,13 @@ public struct HTTPResponse: Sendable {
     /// A body sent from a file instead of `body` (which is then empty).
     public var file: HTTPFileBody? {
         get { attachments?.value.file }
-        set { changeAttachment(clearing: newValue == nil, isNil: { $0.file == nil }) { $0.file = newValue } }
+        set { changeAttachments(unless: newValue == nil && file == nil) { $0.file = newValue } }
     }
     /// A body lent where it lies instead of `body` (which is then empty): for an answer sent as
     /// soon as it is made, on the loop that made it (see `HTTPLentBody`).
     public var lent: (any HTTPLentBody)? {
         get { attachments?.value.lent }
-        set { changeAttachment(clearing: newValue == nil, isNil: { $0.lent == nil }) { $0.lent = newValue } }
+        set { changeAttachments(unless: newValue == nil && lent == nil) { $0.lent = newValue } }
     }
     /// The status line, header fields and Content-Length, already encoded (see `prepared()`);
     /// sent instead of encoding `headers` again.
@@ -77,25 +76,25 @@ public struct HTTPResponse: Sendable {
     /// Free text for the access log (a cache hit or miss, say); never sent.
     public var note: String? {
         get { attachments?.value.note }
-        set { changeAttachment(clearing: newValue == nil, isNil: { $0.note == nil }) { $0.note = newValue } }
+        set { changeAttachments(unless: newValue == nil && note == nil) { $0.note = newValue } }
     }
     /// The application's name for the kind of request answered ("tile", "health"), used as a
     /// metrics label: a small fixed set, never the raw path. Nil counts as "other"; never sent.
     public var route: String? {
         get { attachments?.value.route }
-        set { changeAttachment(clearing: newValue == nil, isNil: { $0.route == nil }) { $0.route = newValue } }
+        set { changeAttachments(unless: newValue == nil && route == nil) { $0.route = newValue } }
     }
     /// Set when the answer may be given again to a request with the same head bytes, while the
     /// mark is current (`HTTPAnswerReuse`); never sent.
     public var reuse: HTTPAnswerReuse.Mark? {
         get { attachments?.value.reuse }
-        set { changeAttachment(clearing: newValue == nil, isNil: { $0.reuse == nil }) { $0.reuse = newValue } }
+        set { changeAttachments(unless: newValue == nil && reuse == nil) { $0.reuse = newValue } }
     }
     /// The answer laid out as it goes on the wire, head and body in one region, on the loop
     /// that gives it again (`HTTPHeadMemo`); never sent as such.
     var wire: HTTPWireAnswer? {
         get { attachments?.value.wire }
-        set { changeAttachment(clearing: newValue == nil, isNil: { $0.wire == nil }) { $0.wire = newValue } }
+        set { changeAttachments(unless: newValue == nil && wire == nil) { $0.wire = newValue } }
     }
 
     /// Whether the response carries any attachment box (for tests: clearing makes none).
