@@ -27,7 +27,9 @@
 #   SCENARIO=hot     hot: the 85 tiles of tiles/world (zoom 0-3, memory cache);
 #                    uniform, zipf: scripts/bench-working-set.sh's pyramid and request lists
 #                    (21,845 tiles, 256 MiB memory cache), the folder layer and the same tiles
-#                    as an uncached MBTiles layer, against nginx on the folder;
+#                    as an uncached MBTiles layer ("tilelayer-mbtiles"), and as an MBTiles layer
+#                    with the memory cache, in a server of its own ("tilelayer-mbcached"),
+#                    against nginx on the folder;
 #                    mbtiles: the 21 tiles of tiles/bluemarble.mbtiles (about 100 KB each) from
 #                    an MBTiles layer with `cache: {memory: false}`, against nginx on the tiles
 #                    extracted to files
@@ -119,12 +121,18 @@ else
     cp "$DATA/$SCENARIO.txt" "$TMP/paths.txt"
     sed 's|^|/mb|' "$DATA/$SCENARIO.txt" >"$TMP/mb-paths.txt"
     write_working_set_config "$TMP/tilelayer.yml" "$TL_PORT" "$DATA" 7 256
-    servers="tilelayer tilelayer-mbtiles nginx"
+    TL3_PORT=$(bench_free_port)
+    write_working_set_cached_mbtiles_config "$TMP/tilelayer-mbcached.yml" "$TL3_PORT" "$DATA" 7 256
+    servers="tilelayer tilelayer-mbtiles tilelayer-mbcached nginx"
 fi
 write_nginx_config "$TMP/nginx.conf" "$NG_PORT"
 
 first=$(head -n 1 "$TMP/paths.txt")
 bench_start_servers "$first"
+if [[ $SCENARIO == uniform || $SCENARIO == zipf ]]; then
+    bench_start_tilelayer tilelayer-mbcached "$TL3_PORT" "$first"
+    TL3_PID=$BENCH_STARTED_PID
+fi
 if (( LOG_SHARE )); then
     # The same configuration (any scenario's) on another port, its access log on.
     TL2_PORT=$(bench_free_port)
@@ -142,6 +150,7 @@ for port in "$TL_PORT" "$NG_PORT"; do
 done
 if [[ $SCENARIO == uniform || $SCENARIO == zipf ]]; then
     cmp <(curl -fs "http://127.0.0.1:$TL_PORT/mb$first") "$TILES$first" || die "the MBTiles layer's $first differs from the file"
+    cmp <(curl -fs "http://127.0.0.1:$TL3_PORT$first") "$TILES$first" || die "the cached MBTiles layer's $first differs from the file"
 fi
 
 # Before a working-set run, every file is read again (`warm_working_set`).
@@ -168,6 +177,7 @@ for (( round = 1; round <= ROUNDS; round++ )); do
         case $server in
             tilelayer) port=$TL_PORT; paths="$TMP/paths.txt"; pids=$TL_PID ;;
             tilelayer-mbtiles) port=$TL_PORT; paths="$TMP/mb-paths.txt"; pids=$TL_PID ;;
+            tilelayer-mbcached) port=$TL3_PORT; paths="$TMP/paths.txt"; pids=$TL3_PID ;;
             tilelayer-logged) port=$TL2_PORT; paths="$TMP/paths.txt"; pids=$TL2_PID ;;
             nginx) port=$NG_PORT; paths="$TMP/paths.txt"; pids=$(pgrep -d, -P "$NG_PID") ;;
         esac

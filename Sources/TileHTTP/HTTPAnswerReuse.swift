@@ -6,7 +6,9 @@ import Synchronization
 /// answer encoded once, say), and revokes the answers it marked after changing that state (a
 /// cache cleared, a configuration reloaded). An answer is given again for at most
 /// `HTTPServerConfiguration.reusedAnswerLifetime`, so one whose source changed without a revoke
-/// (a file replaced on disk) is not given much longer.
+/// (a file replaced on disk) is not given much longer; one whose mark is pinned (its source
+/// changes only with a revoke: a tile in the application's memory cache) for
+/// `HTTPServerConfiguration.reusedPinnedAnswerLifetime`.
 public final class HTTPAnswerReuse: Sendable {
     /// Revokes so far.
     private let revocations = Atomic<UInt64>(0)
@@ -18,7 +20,7 @@ public final class HTTPAnswerReuse: Sendable {
     /// and revoke after changing it: an answer made from the old state then never carries a
     /// mark taken after the revoke.
     public func mark() -> Mark {
-        Mark(reuse: self, revocations: revocations.load(ordering: .acquiring), tag: nil, body: nil)
+        Mark(reuse: self, revocations: revocations.load(ordering: .acquiring), tag: nil, body: nil, isPinned: false)
     }
 
     /// Answers marked before now are not given again.
@@ -38,6 +40,11 @@ public final class HTTPAnswerReuse: Sendable {
         /// content version): two answers whose marks name the same object, with bodies of the
         /// same length, have the same bytes, so the memo keeps one copy for both. Never sent.
         public private(set) var body: (any AnyObject & Sendable)?
+        /// Whether the answer's source changes only with a revoke (a tile held in the
+        /// application's memory cache, which only a clear or a reload replaces): nothing but a
+        /// revoke can make the answer wrong, so the memo gives it again for its longer pinned
+        /// lifetime (`HTTPServerConfiguration.reusedPinnedAnswerLifetime`).
+        public private(set) var isPinned: Bool
 
         /// The same mark, tagged with `tag`.
         public func tagged(_ tag: any AnyObject & Sendable) -> Mark {
@@ -50,6 +57,13 @@ public final class HTTPAnswerReuse: Sendable {
         public func naming(body: any AnyObject & Sendable) -> Mark {
             var mark = self
             mark.body = body
+            return mark
+        }
+
+        /// The same mark, pinned (see `isPinned`).
+        public func pinned() -> Mark {
+            var mark = self
+            mark.isPinned = true
             return mark
         }
 

@@ -9,7 +9,8 @@ import Darwin
 /// for the same thing again with the same header section (a map client asking for a tile does,
 /// as a benchmark does) costs a hash and a compare instead of a parse, a route and a lookup.
 /// The same bytes parse to the same request under the same limits, so a remembered head stands
-/// for a parse; an answer is given again only while its mark is current and for `answerLifetime`.
+/// for a parse; an answer is given again only while its mark is current and for `answerLifetime`
+/// (`pinnedLifetime` when its mark is pinned: only a revoke changes its source).
 ///
 /// `@unchecked Sendable`: one per loop, used only on that loop (its thread or serial queue),
 /// where its connections parse and answer. A remembered request that goes to a worker carries
@@ -36,6 +37,11 @@ final class HTTPHeadMemo: @unchecked Sendable {
         fileprivate var givenAgain = 0
         /// Times the head was found remembered (`lookUp`), up to `Int32.max`.
         fileprivate(set) var found: Int32 = 0
+        /// When the head was last asked for (`answer(for:now:)`, monotonic nanoseconds); 0: not yet.
+        fileprivate var lastAsked: UInt64 = 0
+        /// Whether the ask before the last one came less than `answerLifetime` before it: an
+        /// answer kept for the head now would likely be given again before it ends.
+        fileprivate(set) var askedLately = false
         /// The arena pages `answer`'s body takes when the memo moved it there from memory
         /// (`answer(for:now:)`, `keep`), else 0: counted with the bodies in memory.
         fileprivate var movedBodyBytes = 0
@@ -66,6 +72,9 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private var slotHashes: [Int]
     /// Nanoseconds an answer is given again after it was made (0: never).
     let answerLifetime: UInt64
+    /// Nanoseconds an answer with a pinned mark (`HTTPAnswerReuse.Mark.isPinned`: only a revoke
+    /// changes its source) is given again after it was made (0: never).
+    let pinnedLifetime: UInt64
     /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`) kept at most,
     /// and kept now. (A memory hit's body in the cache's shared memory file is not one.)
     let maxFileAnswers: Int
@@ -105,9 +114,13 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// MB a loop (an entry is its head, up to 2 KiB, and its parse).
     static let slotCount = 2048
 
-    init(answerLifetime: UInt64, fileAnswers: Int, wireBytes: Int = 0, bodyBytes: Int = defaultMaxBodyBytes) {
+    init(
+        answerLifetime: UInt64, pinnedLifetime: UInt64? = nil, fileAnswers: Int, wireBytes: Int = 0,
+        bodyBytes: Int = defaultMaxBodyBytes
+    ) {
         seed = UInt64.random(in: 0 ... .max)
         self.answerLifetime = answerLifetime
+        self.pinnedLifetime = pinnedLifetime ?? answerLifetime
         maxFileAnswers = fileAnswers
         maxWireBytes = wireBytes
         maxBodyBytes = bodyBytes
@@ -161,11 +174,14 @@ final class HTTPHeadMemo: @unchecked Sendable {
         return remembered
     }
 
-    /// The answer to give again to `entry`'s request at `now`, if there is one still good.
+    /// The answer to give again to `entry`'s request at `now`, if there is one still good; notes
+    /// the ask (`Entry.askedLately`).
     /// (An answer past its time lets its wire layout stay: the next one is likely the same. One
     /// whose body the memo moved to the arena stays too, not given, until the answer made next
     /// replaces it or the sweep lets it go: that answer likely names the same body, `keep`.)
     func answer(for entry: HTTPHeadMemo.Entry, now: UInt64) -> HTTPResponse? {
+        entry.askedLately = entry.lastAsked != 0 && now &- entry.lastAsked < answerLifetime
+        entry.lastAsked = now
         guard var answer = entry.answer else { return nil }
         guard Self.isGiven(answer, of: entry, at: now) else {
             if !Self.keepsMovedBody(answer, of: entry) { setAnswer(nil, of: entry) }
@@ -214,7 +230,9 @@ final class HTTPHeadMemo: @unchecked Sendable {
     /// kept there, takes that body at once (`withBody`).
     func keep(_ answer: HTTPResponse, for entry: HTTPHeadMemo.Entry, now: UInt64) {
         let first = Self.pair(entry.hash)
-        guard answer.reuse != nil, answer.lent == nil, answerLifetime > 0, slots[first] === entry || slots[first + 1] === entry else { return }
+        guard let mark = answer.reuse, answer.lent == nil, slots[first] === entry || slots[first + 1] === entry else { return }
+        let lifetime = mark.isPinned ? pinnedLifetime : answerLifetime
+        guard lifetime > 0 else { return }
         if Self.holdsOpenFile(answer) && !Self.holdsOpenFile(entry.answer) && fileAnswers >= maxFileAnswers { return }
         let inMemory = Self.bodyBytes(answer)
         let moved = inMemory > 0 ? Self.withBody(of: entry, answer) : nil
@@ -224,7 +242,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
             if wire.matches(answer) { answer.wire = wire } else { dropWire(of: entry) }
         }
         setAnswer(answer, of: entry, moved: moved?.span ?? 0)
-        entry.answerExpires = now + answerLifetime
+        entry.answerExpires = now + lifetime
     }
 
     /// `entry`'s answer with its body moved into the body arena, when it is bytes in memory and

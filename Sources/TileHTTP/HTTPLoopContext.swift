@@ -33,13 +33,17 @@ final class HTTPLoopContext: @unchecked Sendable {
     /// Bytes of `readBuffer`: the most one read takes.
     static let readChunk = 16384
 
-    /// A context; answers marked for reuse are given again for `answerLifetime` seconds, at most
-    /// `fileAnswers` of them that hold a file open at a time, and those laid out as they go on
-    /// the wire take at most `wireBytes`.
-    init(accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double, fileAnswers: Int, wireBytes: Int) {
+    /// A context; answers marked for reuse are given again for `answerLifetime` seconds (pinned
+    /// ones for `pinnedLifetime`), at most `fileAnswers` of them that hold a file open at a
+    /// time, and those laid out as they go on the wire take at most `wireBytes`.
+    init(
+        accessLog: HTTPAccessLog?, metrics: HTTPLoopMetrics, answerLifetime: Double, pinnedLifetime: Double,
+        fileAnswers: Int, wireBytes: Int
+    ) {
         self.accessLog = accessLog
         self.metrics = metrics
-        memo = HTTPHeadMemo(answerLifetime: Monotonic.nanoseconds(answerLifetime), fileAnswers: fileAnswers,
+        memo = HTTPHeadMemo(answerLifetime: Monotonic.nanoseconds(answerLifetime),
+                            pinnedLifetime: Monotonic.nanoseconds(pinnedLifetime), fileAnswers: fileAnswers,
                             wireBytes: wireBytes)
         readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
     }

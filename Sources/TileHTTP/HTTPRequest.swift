@@ -59,6 +59,13 @@ public struct HTTPRequest: Sendable, Equatable {
     /// request goes to another thread): the count moves as the loop finds the head again.
     public var headRepeats: Int { remembered.map { 1 + Int($0.found) } ?? 0 }
 
+    /// Whether the loop that parsed this request was asked for its head before, less than an
+    /// answer's lifetime (`HTTPServerConfiguration.reusedAnswerLifetime`) before this request:
+    /// an answer kept for it now would likely be given again before it ends. False for a head
+    /// not remembered. Read as `headRepeats` is, on that loop, once the connection has looked
+    /// for an answer to give again (`HTTPHeadMemo.answer(for:now:)`).
+    public var headAskedLately: Bool { remembered?.askedLately ?? false }
+
     /// A request; `pathSegments` and `query` come from `target`'s path.
     public init(
         method: HTTPMethod, target: String, pathSegments: [String], query: String?,

@@ -107,6 +107,7 @@ public final class HTTPServer: @unchecked Sendable {
                 let log = configuration.accessLog ? HTTPAccessLog(settings: configuration.accessLogSettings, loop: loop) : nil
                 contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics(),
                                                 answerLifetime: configuration.reusedAnswerLifetime,
+                                                pinnedLifetime: configuration.reusedPinnedAnswerLifetime,
                                                 fileAnswers: configuration.reusedFileAnswers / loopCount,
                                                 wireBytes: configuration.reusedWireBytes / loopCount))
             }

@@ -54,6 +54,7 @@ public final class ServerRunner: @unchecked Sendable {
             idleTimeout: settings.idleSeconds, answerTimeout: settings.answerSeconds, accessLog: settings.accessLog,
             transport: settings.transport)
         http.reusedAnswerLifetime = settings.reuseSeconds
+        http.reusedPinnedAnswerLifetime = settings.reuseHitSeconds
         http.connectionDescriptors = OpenFileBudget.shared
         http.accessLogSettings.format = settings.logFormat == .json ? .json : .text
         http.accessLogSettings.bufferBytes = settings.accessBufferBytes

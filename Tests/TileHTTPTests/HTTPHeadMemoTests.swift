@@ -145,6 +145,64 @@ import TestThreads
         #expect(entry.answer == nil, "its body is not held past its time")
     }
 
+    /// An answer whose mark is pinned (its source changes only with a revoke: a memory-cached
+    /// tile) is given again for the pinned lifetime, not the plain one, and is let go after it;
+    /// a revoke still ends it at once. With a pinned lifetime of 0 such answers are not kept.
+    @Test func aPinnedAnswerLivesItsOwnLifetimeUntilARevoke() throws {
+        let plain: UInt64 = 100_000_000
+        let pinned: UInt64 = 1_000_000_000
+        let memo = HTTPHeadMemo(answerLifetime: plain, pinnedLifetime: pinned, fileAnswers: 0)
+        let reuse = HTTPAnswerReuse()
+        let entry = try memo.rememberedEntry("GET / HTTP/1.1\r\n\r\n")
+        var answer = HTTPResponse.text(.ok, "tile")
+        answer.reuse = reuse.mark().pinned()
+        #expect(answer.reuse?.isPinned == true && reuse.mark().isPinned == false)
+        memo.keep(answer, for: entry, now: 1_000)
+        #expect(memo.answer(for: entry, now: 1_000 + plain)?.body == answer.body, "past the plain lifetime")
+        #expect(memo.answer(for: entry, now: 1_000 + pinned - 1)?.body == answer.body)
+        #expect(memo.answer(for: entry, now: 1_000 + pinned) == nil, "past the pinned lifetime")
+        memo.keep(answer, for: entry, now: 1_000)
+        memo.dropExpiredAnswers(now: 1_000 + plain)
+        #expect(entry.answer != nil, "not let go at the plain lifetime")
+        memo.dropExpiredAnswers(now: 1_000 + pinned)
+        #expect(entry.answer == nil)
+
+        memo.keep(answer, for: entry, now: 1_000)
+        reuse.revoke()
+        #expect(memo.answer(for: entry, now: 1_001) == nil, "revoked")
+
+        let never = HTTPHeadMemo(answerLifetime: plain, pinnedLifetime: 0, fileAnswers: 0)
+        let other = try never.rememberedEntry("GET / HTTP/1.1\r\n\r\n")
+        answer.reuse = HTTPAnswerReuse().mark().pinned()
+        never.keep(answer, for: other, now: 1_000)
+        #expect(other.answer == nil, "a pinned lifetime of 0: not kept")
+        answer.reuse = HTTPAnswerReuse().mark()
+        never.keep(answer, for: other, now: 1_000)
+        #expect(other.answer != nil, "a plain answer still is")
+    }
+
+    /// A head asked for less than an answer's lifetime after the ask before is asked for
+    /// lately (an answer kept for it would likely be given again); one asked for after a longer
+    /// gap, or for the first time, is not.
+    @Test func aHeadAskedForWithinALifetimeIsAskedForLately() throws {
+        let lifetime: UInt64 = 100_000_000
+        let memo = HTTPHeadMemo(answerLifetime: lifetime, fileAnswers: 0)
+        let entry = try memo.rememberedEntry("GET /1/0/0.png HTTP/1.1\r\n\r\n")
+        _ = memo.answer(for: entry, now: 1_000)
+        #expect(!entry.askedLately, "the first ask")
+        _ = memo.answer(for: entry, now: 1_000 + lifetime - 1)
+        #expect(entry.askedLately)
+        _ = memo.answer(for: entry, now: 1_000 + 2 * lifetime - 1)
+        #expect(!entry.askedLately, "a lifetime after the ask before")
+        _ = memo.answer(for: entry, now: 1_000 + 2 * lifetime)
+        #expect(entry.askedLately)
+        var request = entry.request
+        request.remembered = entry
+        #expect(request.headAskedLately)
+        request.remembered = nil
+        #expect(!request.headAskedLately, "a head not remembered")
+    }
+
     /// Two heads whose hashes are the same modulo the slot count (one slot each would have had
     /// them take turns, neither remembered) share a pair of slots and are both remembered; a
     /// third takes the slot of the one used less lately, and the one found last stays.

@@ -201,7 +201,7 @@ extension AdminTests {
     /// header every answer carries). Answers live a minute here: only a revoke can end them.
     @Test func answersGivenAgainCountAsHitsAndEndWithAClearOrAReload() async throws {
         let (service, _) = try makeService(versionedProvider())
-        let live = try LiveServer(responder: service) { $0.reusedAnswerLifetime = 60 }  // only a revoke ends them
+        let live = try LiveServer(responder: service) { $0.reusedPinnedAnswerLifetime = 60 }  // only a revoke ends them
         let client = try RawHTTPClient(port: live.port)
         func blue() throws -> UInt8? {
             let response = try #require(client.request("/test/2/1/1.png"))

@@ -131,12 +131,43 @@ import TestThreads
         await live.stop()
     }
 
-    /// A layer with a memory cache reads a miss on the workers, which keep it; the loop answers its hits.
+    /// A layer with a memory cache that takes a missed tile in has the workers read it and keep
+    /// it; the loop answers its hits.
     @Test func aCachedLayersMissGoesToTheWorkers() async throws {
         #expect(try service.answerOnLoop("/mbc/2/1/1.png") == nil)
         let read = try await service.get("/mbc/2/1/1.png")
         #expect(read.status == .ok)
         #expect(try service.answerOnLoop("/mbc/2/1/1.png")?.note == "hit")
+    }
+
+    /// A layer with a memory cache too small for a tile (the cache would have to evict tiles
+    /// asked for as often: `TilePipeline.admits`) answers its miss on the loop, as a layer
+    /// without a cache does, counts it as a miss and keeps nothing: a working set larger than the
+    /// cache does not churn it, nor wait for the workers.
+    @Test func aCachedLayersMissThatWouldEvictIsReadOnTheLoopAndNotKept() async throws {
+        // 16 KiB over 16 shards: no tile of the file (97-119 KB) fits without evicting.
+        let small = try Fixtures.service(extraYAML: """
+          - name: mbc
+            source: {type: mbtiles, path: \(folder.path)/bm.mbtiles}
+        """, server: ", cache: {memoryBytes: \(16 << 10)}", folder: folder)
+        let path = "/mbc/1/1/0.png"
+        var answer = try small.answerOnLoop(path)
+        if answer == nil {
+            // Paged out meanwhile: the workers read it back (and, not admitted, keep nothing).
+            _ = try await small.get(path)
+            answer = try small.answerOnLoop(path)
+        }
+        let loop = try #require(answer, "not taken in: read on the loop")
+        #expect(loop.status == .ok)
+        #expect(loop.note == "miss")
+        let workers = try await service.get("/mbc/1/1/0.png")
+        #expect(loop.body == workers.sentBody)
+        #expect(loop.headers[.eTag] == workers.headers[.eTag])
+        #expect(try small.answerOnLoop(path)?.note == "miss", "still not kept")
+        #expect(small.pipeline.cache.statistics.count == 0)
+        let page = try PrometheusExposition(try await small.get("/metrics").text)
+        #expect(try #require(page.value("tilelayer_cache_misses_total", ["layer": "mbc"])) >= 2)
+        #expect(page.value("tilelayer_cache_hits_total", ["layer": "mbc"]) ?? 0 == 0)
     }
 }
 #endif

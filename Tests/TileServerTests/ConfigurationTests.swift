@@ -24,6 +24,8 @@ import Testing
         #expect(configuration.server.cors == "*")
         #expect(configuration.server.reuseSeconds == 0.1)
         #expect(try load("server: {cache: {reuseSeconds: 0}}\nlayers: []").server.reuseSeconds == 0)
+        #expect(configuration.server.reuseHitSeconds == 1)
+        #expect(try load("server: {cache: {reuseHitSeconds: 2.5}}\nlayers: []").server.reuseHitSeconds == 2.5)
         let layer = "layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: 0.5}}]"
         #expect(try load(layer).layers.first?.cache.openFileSeconds == 0.5)
         #expect(try load(layer).layers.first?.cache.residencySeconds == nil)
@@ -71,6 +73,7 @@ import Testing
         ("server: {port: 70000}", "server.port", "out of range"),
         ("server: {port: abc}", "server.port", "whole number"),
         ("server: {cache: {reuseSeconds: 61}}", "server.cache.reuseSeconds", "out of range"),
+        ("server: {cache: {reuseHitSeconds: -1}}", "server.cache.reuseHitSeconds", "out of range"),
         ("server: {publicURL: tiles.example.org}", "server.publicURL", "http://"),
         ("server: {log: {level: loud}}", "server.log.level", "unknown level"),
         ("layers: [{source: {type: directory, path: /}}]", "layers[0]", "needs a name"),

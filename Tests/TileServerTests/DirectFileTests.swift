@@ -84,6 +84,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         }
         let fresh = try #require(answered, "just written: in the page cache")
         #expect(try fileBytes(try #require(fresh.file)) == Fixtures.worldTile(1, 0, 0))
+        #expect(fresh.reuse?.isPinned == false, "a file may be replaced: given again for reuseSeconds only")
         #expect(fresh.headers[.eTag] == (try await service.get("/world/1/0/0.png")).headers[.eTag])
         #expect(try service.answerOnLoop("/direct/2/0/0.png") == nil, "not a PNG: the workers say what is wrong")
     }
@@ -359,8 +360,8 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
     }
 
     /// `cache.residencySeconds` is taken by a folder layer sent from its files and by an MBTiles
-    /// layer the event loops read (one that keeps no tiles), and handed to what asks the page
-    /// cache; elsewhere (a memory-cached MBTiles layer, a generated source, a disk tier) it is a
+    /// layer the event loops read (one without a disk tier, with a memory cache or not), and
+    /// handed to what asks the page cache; elsewhere (a generated source, a disk tier) it is a
     /// configuration error naming the key.
     @Test func residencySecondsIsTakenWhereTheLoopsAskThePageCacheAndRefusedElsewhere() throws {
         let direct = "{type: directory, path: \(folder.path)/direct}"
@@ -368,14 +369,17 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         let taken = try Fixtures.service(extraYAML: """
           - {name: files, source: \(direct), cache: {memory: false, residencySeconds: 5}}
           - {name: archive, source: \(mbtiles), cache: {memory: false, residencySeconds: 0.5}}
+          - {name: cached, source: \(mbtiles), cache: {residencySeconds: 2}}
         """, folder: folder)
         #expect(taken.state.layers["files"]?.openFiles?.residency == 5_000_000_000)
         let archive = try #require(taken.state.layers["archive"]?.archiveWithoutWaiting as? MBTilesTileProvider)
         #expect(archive.residency == .milliseconds(500))
+        let cached = try #require(taken.state.layers["cached"]?.archiveWithoutWaiting as? MBTilesTileProvider)
+        #expect(cached.residency == .seconds(2))
         let byDefault = try #require(service.state.layers["direct"])
         #expect(byDefault.openFiles?.residency == UInt64(LayerCacheSettings.defaultResidencySeconds * 1e9))
         expectNoEffect(of: "cache.residencySeconds", on: [
-            ("{name: b, source: \(mbtiles), cache: {residencySeconds: 1}}", "an MBTiles layer with a memory cache"),
+            ("{name: b, source: \(mbtiles), cache: {disk: \(folder.path)/disk, residencySeconds: 1}}", "an MBTiles layer with a disk tier"),
             ("{name: b, source: {type: debug}, cache: {memory: false, residencySeconds: 1}}", "not a file source"),
             ("{name: b, source: \(direct), cache: {disk: \(folder.path)/disk, residencySeconds: 1}}", "a disk tier"),
         ])
@@ -422,6 +426,7 @@ private func fileBytes(_ body: HTTPFileBody) throws -> [UInt8]? {
         #expect(first.body == Fixtures.worldTile(1, 0, 0))
         let second = try #require(try service.answerOnLoop("/world/1/0/0.png"), "a hit is answered on the loop")
         #expect(second.note == "hit")
+        #expect(second.reuse?.isPinned == true, "only a clear or a reload changes a cached tile: given again for reuseHitSeconds")
         #if os(Linux)
         // The cached body lives in the body arena's memory file: a hit is sent with sendfile.
         #expect(second.file != nil && second.body.isEmpty)

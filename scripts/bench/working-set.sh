@@ -17,25 +17,50 @@ build_working_set() {
     rm -rf "$staging"
 }
 
+# working_set_head PORT MEMORY_MB: the server section of a working-set configuration (a
+# MEMORY_MB memory cache, access log per $ACCESS_LOG) and the start of its layers
+working_set_head() {
+    cat <<EOT
+server:
+  host: 127.0.0.1
+  port: $1
+  cors: "*"
+  cache: {memoryBytes: $(( $2 << 20 ))}
+  log: {level: notice, access: $( (( ${ACCESS_LOG:-0} )) && echo true || echo false )}
+layers:
+EOT
+}
+
+# working_set_mbtiles DATA: the source of DATA's MBTiles file (declared `immutable` when
+# $IMMUTABLE is 1)
+working_set_mbtiles() {
+    echo "{type: mbtiles, path: \"$1/tiles.mbtiles\"$( (( ${IMMUTABLE:-0} )) && echo ", immutable: true" )}"
+}
+
 # write_working_set_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving DATA's pyramid
 # as the default folder layer (a MEMORY_MB memory cache) and its MBTiles copy as layer "mb"
-# (uncached; declared `immutable` when $IMMUTABLE is 1); access log per $ACCESS_LOG; the folder
-# layer's cache.openFileSeconds per $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid
-# too: configs.sh)
+# (uncached); access log per $ACCESS_LOG; the folder layer's cache.openFileSeconds per
+# $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid too: configs.sh)
 write_working_set_config() {
     local folder_cache=""
     [[ -n ${OPEN_FILE_SECONDS:-} ]] && folder_cache=", cache: {openFileSeconds: $OPEN_FILE_SECONDS}"
-    cat >"$1" <<EOT
-server:
-  host: 127.0.0.1
-  port: $2
-  cors: "*"
-  cache: {memoryBytes: $(( $5 << 20 ))}
-  log: {level: notice, access: $( (( ${ACCESS_LOG:-0} )) && echo true || echo false )}
-layers:
-  - {name: world, default: true, source: {type: directory, path: "$3/tiles"}, maxZoom: $4$folder_cache}
-  - {name: mb, source: {type: mbtiles, path: "$3/tiles.mbtiles"$( (( ${IMMUTABLE:-0} )) && echo ", immutable: true" )}, cache: {memory: false}, maxZoom: $4}
-EOT
+    {
+        working_set_head "$2" "$5"
+        echo "  - {name: world, default: true, source: {type: directory, path: \"$3/tiles\"}, maxZoom: $4$folder_cache}"
+        echo "  - {name: mb, source: $(working_set_mbtiles "$3"), cache: {memory: false}, maxZoom: $4}"
+    } >"$1"
+}
+
+# write_working_set_cached_mbtiles_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving
+# DATA's MBTiles file as its default layer with a MEMORY_MB memory cache (the layers' default:
+# a miss the cache would not take in is read on the event loop, one it takes in by the
+# workers). A server of its own: sharing a cache with the folder layer, each would run on the
+# other's cached tiles.
+write_working_set_cached_mbtiles_config() {
+    {
+        working_set_head "$2" "$5"
+        echo "  - {name: world, default: true, source: $(working_set_mbtiles "$3"), maxZoom: $4}"
+    } >"$1"
 }
 
 # warm_working_set DATA: reads every file of the pyramid and the MBTiles file again. These

@@ -82,6 +82,7 @@ extension TileService {
         if old.headerSeconds != new.headerSeconds || old.idleSeconds != new.idleSeconds { names.append("server.timeouts") }
         if old.cacheMemoryBytes != new.cacheMemoryBytes { names.append("server.cache.memoryBytes") }
         if old.reuseSeconds != new.reuseSeconds { names.append("server.cache.reuseSeconds") }
+        if old.reuseHitSeconds != new.reuseHitSeconds { names.append("server.cache.reuseHitSeconds") }
         if old.redis != new.redis { names.append("server.cache.redis") }
         if old.logLevel != new.logLevel || old.accessLog != new.accessLog || old.logFormat != new.logFormat {
             names.append("server.log")

@@ -2,16 +2,21 @@ import TileHTTP
 import TileProviders
 
 extension TileService {
-    /// A native tile of an archive layer without a memory cache (an MBTiles file), read on the
+    /// A native tile of an archive layer without a disk tier (an MBTiles file), read on the
     /// event loop when the source can read it without waiting (`WithoutWaitingTileProvider`:
-    /// from the page cache, on a connection of the loops' own). Its ETag and encoded answer head
+    /// from the page cache, on a connection of the loops' own), after a memory miss. A layer
+    /// with a memory cache answers so only a tile the cache would not take in (it would evict
+    /// tiles asked for as often: `TilePipeline.admits`), as a tile file is sent from disk; the
+    /// workers read and store one it takes, and "no tile". Its ETag and encoded answer head
     /// are made once per version of its contents (`TilePipeline.archiveFingerprints`), so a
     /// request costs the read and one copy of the bytes, not a hash and a worker hop; when the
     /// source lends the bytes where they lie (`.lent`), not even that copy: the kernel's, into
     /// the socket, is the only one.
     /// To a head the event loop saw at least `repeatsBeforeReuse` times before lately
-    /// (`HTTPRequest.headRepeats`), the unconditional 200 carries `reuse` (tagged to count as
-    /// a provider call when given again), its body copied (a lent one ends at once), so the
+    /// (`HTTPRequest.headRepeats`), the last time less than an answer's lifetime ago
+    /// (`HTTPRequest.headAskedLately`), the unconditional 200 carries `reuse` (tagged to count as
+    /// a provider call, and a miss where the layer has a memory cache, when given again), its
+    /// body copied (a lent one ends at once), so the
     /// loop gives it again for `server.cache.reuseSeconds` (`HTTPHeadMemo`, within its budget
     /// for bodies in memory) without a read: a tile asked for over and over (a Zipf
     /// distribution's head) costs what a cached one does, though the layer keeps no tiles;
@@ -25,9 +30,11 @@ extension TileService {
         _ request: HTTPRequest, key: TileKey, layer: Layer, reuse: HTTPAnswerReuse.Mark?, counters: LayerMetrics?
     ) -> HTTPResponse? {
         guard let archive = layer.archiveWithoutWaiting, layer.servesNatively(scale: key.scale) else { return nil }
-        // The mark of an answer made to be given again; nil when it is not.
-        let keptMark = request.headRepeats >= Self.repeatsBeforeReuse
-            ? counters.flatMap { reuse?.tagged($0.repeatedFileBypass) } : nil
+        let cached = layer.cachesInMemory
+        // The mark of an answer made to be given again; nil when it is not: its bytes are copied
+        // only for a head asked for over and over, and lately (within an answer's lifetime).
+        let keptMark = request.headRepeats >= Self.repeatsBeforeReuse && request.headAskedLately
+            ? counters.flatMap { reuse?.tagged(cached ? $0.repeatedFileMiss : $0.repeatedFileBypass) } : nil
         var response: HTTPResponse
         // The version of the tile's bytes, which names them to the memo that gives the answer again.
         var named: TileFingerprint?
@@ -35,8 +42,11 @@ extension TileService {
         case .mustWait:
             return nil
         case .noTile:
+            // Cheap to keep: the workers store it in the memory cache.
+            if cached { return nil }
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         case .tile(let bytes, let version, let lastModified):
+            if cached && pipeline.admits(key, layer: layer, byteCount: bytes.count) { return nil }
             let versionKey = ArchiveTileVersion(contents: version, tile: key.tile)
             guard let fingerprint = pipeline.archiveFingerprints.fingerprint(
                       for: versionKey, format: layer.format, lastModified: lastModified, read: { bytes }),
@@ -45,6 +55,10 @@ extension TileService {
             named = fingerprint
             response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: .bytes(bytes))
         case .lent(let lent, let version, let lastModified):
+            if cached && pipeline.admits(key, layer: layer, byteCount: lent.count) {
+                lent.end()
+                return nil
+            }
             // Sent from where the bytes lie; hashed (copied) only for a version not seen before.
             let versionKey = ArchiveTileVersion(contents: version, tile: key.tile)
             guard let fingerprint = pipeline.archiveFingerprints.fingerprint(
@@ -65,8 +79,9 @@ extension TileService {
         if let keptMark, response.lent == nil, response.preparedHead != nil {
             response.reuse = named.map { keptMark.naming(body: $0) } ?? keptMark
         }
+        if cached { counters?.misses.increment() }
         counters?.providerCalls.increment()
-        response.noteTile(.bypass)
+        response.noteTile(cached ? .miss : .bypass)
         return response
     }
 

@@ -65,9 +65,7 @@ extension TileService {
         }
         if layer.cachesInMemory {
             // "No tile" is cheap to keep; a tile admitted is kept: the pipeline does both.
-            guard let file = opened,
-                  !pipeline.cache.admits(TilePipeline.stamped(key, layer: layer), cost: file.size + TileOutcome.entryOverhead)
-            else { return nil }
+            guard let file = opened, !pipeline.admits(key, layer: layer, byteCount: file.size) else { return nil }
         }
         var response: HTTPResponse
         if let file = opened {

@@ -36,8 +36,9 @@ extension TileService {
             // Each request is counted here, once, for the memory cache's admission of tile files.
             let counters = pipeline.metrics[layer.name]
             if let hit = pipeline.memoryHit(for: key, layer: layer, counters: counters, countingRequest: true) {
+                // Pinned: a cached tile changes only with a clear or a reload, which revoke.
                 return hitAnswer(request, hit, layer: layer, scale: key.scale,
-                                 reuse: counters.map { reuse.tagged($0.repeatedHit) })
+                                 reuse: counters.map { reuse.tagged($0.repeatedHit).pinned() })
             }
             return fileTileResponse(request, key: key, layer: layer, mayBlock: false, counters: counters, reuse: reuse)
                 ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer, reuse: reuse, counters: counters)

@@ -34,8 +34,9 @@ public final class Layer: Sendable {
     let fileSource: (any FileTileProvider)?
     /// The open files of `fileSource`'s tiles, kept a moment (nil without `fileSource`).
     let openFiles: OpenTileFiles?
-    /// The source, when it can read a tile without waiting (an MBTiles file) and the layer
-    /// keeps its tiles in no cache: an event loop then reads native tiles itself.
+    /// The source, when it can read a tile without waiting (an MBTiles file) and the layer has
+    /// no disk tier: an event loop then reads native tiles itself (with a memory cache, a miss
+    /// the cache would not take in, as a tile file is sent from disk).
     let archiveWithoutWaiting: (any WithoutWaitingTileProvider)?
     /// Whether the layer keeps its tiles in the shared memory cache (`cache.memory`).
     var cachesInMemory: Bool { settings.cache.memory ?? true }
@@ -107,7 +108,7 @@ public final class Layer: Sendable {
         openFiles = fileSource == nil ? nil
             : OpenTileFiles(validity: settings.cache.openFileSeconds ?? OpenTileFiles.defaultValidity,
                             residency: Self.residencySeconds(settings))
-        archiveWithoutWaiting = Self.keepsNoTiles(settings) ? sentAsStored as? any WithoutWaitingTileProvider : nil
+        archiveWithoutWaiting = Self.readsOnEventLoops(settings) ? sentAsStored as? any WithoutWaitingTileProvider : nil
     }
 
     /// How long the event loops take a file of a layer of `settings` that the page cache was found
@@ -116,9 +117,10 @@ public final class Layer: Sendable {
         settings.cache.residencySeconds ?? LayerCacheSettings.defaultResidencySeconds
     }
 
-    /// Whether a layer of `settings` keeps none of its tiles: no memory cache, no disk tier.
-    static func keepsNoTiles(_ settings: LayerSettings) -> Bool {
-        settings.cache.memory == false && settings.cache.disk == nil
+    /// Whether the event loops read native tiles of a layer of `settings` themselves where its
+    /// source can (`archiveWithoutWaiting`): it has no disk tier, which a miss must go through.
+    static func readsOnEventLoops(_ settings: LayerSettings) -> Bool {
+        settings.cache.disk == nil
     }
 
     /// The generation of answers asked for now: this build, and the clears of the layer and its members.

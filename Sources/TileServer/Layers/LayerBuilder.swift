@@ -23,7 +23,7 @@ struct LayerBuilder {
     func build(_ original: LayerSettings, members: [String: Layer], previous: Layer? = nil) throws(ConfigurationError) -> Layer {
         var settings = original
         let context = SourceBuildContext(layerName: settings.name, tileSize: settings.tileSize,
-                                         keepsNoTiles: Layer.keepsNoTiles(settings),
+                                         readsOnEventLoops: Layer.readsOnEventLoops(settings),
                                          residencySeconds: Layer.residencySeconds(settings), layers: members,
                                          registry: registry, logger: logger, metrics: metrics, key: key, file: file)
         let built: BuiltSource
@@ -50,9 +50,8 @@ struct LayerBuilder {
         if original.cache.residencySeconds != nil, layer.openFiles == nil,
            layer.archiveWithoutWaiting?.asksThePageCache != true {
             throw error("cache.residencySeconds", "has no effect on this layer: it applies to a folder layer whose "
-                + "files are sent as they are stored (as cache.openFileSeconds does) and to an MBTiles layer that keeps "
-                + "no tiles (cache: {memory: false}, no cache.disk, a format other than pbf), whose tiles the event "
-                + "loops lend where they lie")
+                + "files are sent as they are stored (as cache.openFileSeconds does) and to an MBTiles layer without "
+                + "cache.disk (a format other than pbf), whose tiles the event loops lend where they lie")
         }
         return layer
     }

@@ -9,10 +9,10 @@ public struct SourceBuildContext: Sendable {
     public let layerName: String
     /// The layer's tile size (256 or 512).
     public let tileSize: Int
-    /// Whether the layer keeps none of its tiles (`cache: {memory: false}`, no disk tier): the
-    /// event loops then read its native tiles themselves where the source can
-    /// (`WithoutWaitingTileProvider`, see `Layer.archiveWithoutWaiting`), and it prepares to.
-    public let keepsNoTiles: Bool
+    /// Whether the layer has no disk tier: the event loops then read its native tiles themselves
+    /// where the source can (`WithoutWaitingTileProvider`, see `Layer.archiveWithoutWaiting`),
+    /// and it prepares to.
+    public let readsOnEventLoops: Bool
     /// How long the event loops take pages of the layer's files the page cache was found to hold
     /// to stay there (`cache.residencySeconds`, or its default).
     public let residencySeconds: Double

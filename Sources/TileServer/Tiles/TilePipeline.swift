@@ -63,6 +63,13 @@ final class TilePipeline: Sendable {
         return key
     }
 
+    /// Whether the memory cache would take in a native tile of `byteCount` bytes for `key` of
+    /// `layer` (`MemoryCache.admits`): one the caller can send without storing (a tile file, an
+    /// archive tile read on an event loop) is stored only then, and sent as it lies otherwise.
+    func admits(_ key: TileKey, layer: Layer, byteCount: Int) -> Bool {
+        cache.admits(Self.stamped(key, layer: layer), cost: byteCount + TileOutcome.entryOverhead)
+    }
+
     /// The fresh cached outcome for `key` of `layer`, if memory holds one (no fill, no waiting);
     /// `countingRequest`: the request is counted for the cache's admission (`MemoryCache.admits`).
     func cachedOutcome(for key: TileKey, layer: Layer, countingRequest: Bool = false) -> TileOutcome? {

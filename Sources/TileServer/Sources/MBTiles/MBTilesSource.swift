@@ -22,10 +22,10 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
     public func readinessProblem() -> String? { LayerReadiness.problem(at: path, folder: false) }
 
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
-        // A layer that keeps no tiles is read on the event loops: a connection that never waits
+        // A layer without a disk tier is read on the event loops: a connection that never waits
         // for each (the server runs one per core by default).
         let provider = try MBTilesTileProvider(
-            path: path, readersWithoutWaiting: context.keepsNoTiles ? System.coreCount : 0,
+            path: path, readersWithoutWaiting: context.readsOnEventLoops ? System.coreCount : 0,
             residency: .seconds(context.residencySeconds), isImmutable: immutable)
         if let problem = provider.readersWithoutWaitingProblem {
             context.logger.notice("layer \"\(context.layerName)\": \(path) is read by the worker threads, not the event loops: \(problem)")
