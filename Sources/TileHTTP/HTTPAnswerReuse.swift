@@ -7,7 +7,7 @@ import Synchronization
 /// cache cleared, a configuration reloaded). An answer is given again for at most
 /// `HTTPServerConfiguration.reusedAnswerLifetime`, so one whose source changed without a revoke
 /// (a file replaced on disk) is not given much longer; one whose mark is pinned (its source
-/// changes only with a revoke: a tile in the application's memory cache) for
+/// changes only with a revoke, or rarely: a tile in the application's memory cache) for
 /// `HTTPServerConfiguration.reusedPinnedAnswerLifetime`.
 public final class HTTPAnswerReuse: Sendable {
     /// Revokes so far.
@@ -40,10 +40,11 @@ public final class HTTPAnswerReuse: Sendable {
         /// content version): two answers whose marks name the same object, with bodies of the
         /// same length, have the same bytes, so the memo keeps one copy for both. Never sent.
         public private(set) var body: (any AnyObject & Sendable)?
-        /// Whether the answer's source changes only with a revoke (a tile held in the
-        /// application's memory cache, which only a clear or a reload replaces): nothing but a
-        /// revoke can make the answer wrong, so the memo gives it again for its longer pinned
-        /// lifetime (`HTTPServerConfiguration.reusedPinnedAnswerLifetime`).
+        /// Whether the answer's source changes only with a revoke, or rarely (a tile held in the
+        /// application's memory cache: a clear or a reload revokes; one evicted and read again
+        /// from a changed source is the rare case): the memo gives it again for its longer
+        /// pinned lifetime (`HTTPServerConfiguration.reusedPinnedAnswerLifetime`), which bounds
+        /// how much later that rare change is seen.
         public private(set) var isPinned: Bool
 
         /// The same mark, tagged with `tag`.

@@ -83,8 +83,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     let maxWireBytes: Int
     private(set) var wireBytes = 0
     /// Bytes of answers whose body is bytes in memory (`HTTPResponse.body`) kept at most, and
-    /// kept now: bodies no cache holds (an uncached archive tile copied for a head asked for
-    /// again) stay bounded. Such a body given again often is moved to the body arena when it
+    /// kept now: bodies no cache holds (an archive tile sent past the memory cache, copied for a
+    /// head asked for again) stay bounded. Such a body given again often is moved to the body arena when it
     /// can be (`arenaThreshold`), and counted by the pages it takes there. (A cached tile's
     /// body is a part of the cache's memory file.)
     let maxBodyBytes: Int
@@ -298,7 +298,7 @@ final class HTTPHeadMemo: @unchecked Sendable {
                 setAnswer(nil, of: entry)
             }
             // A wire layout outlives its answer a little: the answer made at the next request is
-            // most likely the same (answers end every `answerLifetime`, between two requests).
+            // most likely the same (answers end every lifetime, between two requests).
             if entry.answer == nil, now >= entry.answerExpires &+ Self.wireGrace { dropWire(of: entry) }
         }
     }

@@ -28,11 +28,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// Event-loop threads; nil: one per online core.
     public var eventLoops: Int?
     /// Seconds an answer the responder marked for reuse (`HTTPAnswerReuse`) is given again to
-    /// the same request head (`HTTPHeadMemo`) after it was made; 0: never given again.
+    /// the same request head (`HTTPHeadMemo`) after it was made; 0: never given again. A pinned
+    /// one's is `reusedPinnedAnswerLifetime`.
     public var reusedAnswerLifetime = 0.1
     /// Seconds an answer whose mark is pinned (`HTTPAnswerReuse.Mark.isPinned`: its source
-    /// changes only with a revoke, as a tile in the application's memory cache) is given again
-    /// after it was made; 0: never. A revoke ends it at once whatever this is.
+    /// changes only with a revoke, or rarely, as a tile in the application's memory cache) is
+    /// given again after it was made; 0: never. A revoke ends it at once whatever this is.
     public var reusedPinnedAnswerLifetime = 1.0
     /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`: a tile file
     /// sent with its descriptor) kept to be given again, at most, across all event

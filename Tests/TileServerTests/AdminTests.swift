@@ -198,18 +198,25 @@ extension AdminTests {
     /// An event loop gives a cached tile's answer again to the same request head without asking
     /// the service (`HTTPHeadMemo`): each counts as a hit, none is given after a clear-cache has
     /// returned, and none made before a reload is given after it (the reload changed the CORS
-    /// header every answer carries). Answers live a minute here: only a revoke can end them.
+    /// header every answer carries). A hit's answer is pinned: it lives a minute here (not the
+    /// 0.1 s of other answers), so only a revoke can end it.
     @Test func answersGivenAgainCountAsHitsAndEndWithAClearOrAReload() async throws {
         let (service, _) = try makeService(versionedProvider())
-        let live = try LiveServer(responder: service) { $0.reusedPinnedAnswerLifetime = 60 }  // only a revoke ends them
+        let live = try LiveServer(responder: service) {
+            $0.reusedAnswerLifetime = 0.1
+            $0.reusedPinnedAnswerLifetime = 60  // only a revoke ends them
+        }
         let client = try RawHTTPClient(port: live.port)
         func blue() throws -> UInt8? {
             let response = try #require(client.request("/test/2/1/1.png"))
             return try PNGDecoder.decode(response.body).pixel(x: 0, y: 0)?.blue
         }
         for _ in 0 ..< 4 { #expect(try blue() == 1) }
+        // Past reuseSeconds (0.1 s here): a hit's answer is pinned, given again for its own lifetime.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try blue() == 1)
         let page = try PrometheusExposition(try await service.get("/metrics").text)
-        #expect(page.value("tilelayer_cache_hits_total", ["layer": "test"]) == 3, "three hits after the miss")
+        #expect(page.value("tilelayer_cache_hits_total", ["layer": "test"]) == 4, "four hits after the miss")
         #expect(service.cacheStatistics.hits == 1, "the service looked up the second only; the loop gave it again")
         version.store(2)
         #expect(try blue() == 1, "still cached")

@@ -1,11 +1,13 @@
-// An MBTiles layer without a memory cache is answered on the event loop from the page cache,
-// with the bytes, ETag and conditional answers the workers give, each tile version hashed once.
+// An MBTiles layer without a memory cache (and, with one, a miss the cache would not take in)
+// is answered on the event loop from the page cache, with the bytes, ETag and conditional
+// answers the workers give, each tile version hashed once.
 
 #if os(Linux)
 import Foundation
 import TestHTTPClient
 import Testing
 import Sockets
+import TileGeometry
 import TileHTTP
 @testable import TileServer
 import TestThreads
@@ -134,40 +136,79 @@ import TestThreads
     /// A layer with a memory cache that takes a missed tile in has the workers read it and keep
     /// it; the loop answers its hits.
     @Test func aCachedLayersMissGoesToTheWorkers() async throws {
-        #expect(try service.answerOnLoop("/mbc/2/1/1.png") == nil)
+        #expect(try await onLoop("/mb/2/1/1.png") != nil, "readable on the loop: the uncached layer reads it there")
+        #expect(try service.answerOnLoop("/mbc/2/1/1.png") == nil, "taken in: left to the workers")
         let read = try await service.get("/mbc/2/1/1.png")
         #expect(read.status == .ok)
         #expect(try service.answerOnLoop("/mbc/2/1/1.png")?.note == "hit")
     }
 
-    /// A layer with a memory cache too small for a tile (the cache would have to evict tiles
-    /// asked for as often: `TilePipeline.admits`) answers its miss on the loop, as a layer
-    /// without a cache does, counts it as a miss and keeps nothing: a working set larger than the
-    /// cache does not churn it, nor wait for the workers.
+    /// A layer with a memory cache full of tiles asked for as often as the one missed (TinyLFU's
+    /// admission: `TilePipeline.admits`) answers that miss on the loop, as a layer without a
+    /// cache does, counts it as one miss and one provider call, and keeps nothing; the workers,
+    /// reading it when the loop cannot, do not keep it either. A working set larger than the
+    /// cache then neither churns it nor waits for the workers.
     @Test func aCachedLayersMissThatWouldEvictIsReadOnTheLoopAndNotKept() async throws {
-        // 16 KiB over 16 shards: no tile of the file (97-119 KB) fits without evicting.
+        // 180 KB a shard for tiles (three quarters of memoryBytes, over 16 shards): one tile
+        // (97-119 KB) fits in any, two in none, so the 21 tiles cannot all be kept, and a tile
+        // not kept would fit by evicting one asked for as often.
         let small = try Fixtures.service(extraYAML: """
           - name: mbc
             source: {type: mbtiles, path: \(folder.path)/bm.mbtiles}
-        """, server: ", cache: {memoryBytes: \(16 << 10)}", folder: folder)
-        let path = "/mbc/1/1/0.png"
-        var answer = try small.answerOnLoop(path)
-        if answer == nil {
-            // Paged out meanwhile: the workers read it back (and, not admitted, keep nothing).
-            _ = try await small.get(path)
-            answer = try small.answerOnLoop(path)
+        """, server: ", cache: {memoryBytes: \(16 * 240_000)}", folder: folder)
+        let tiles = (0 ... 2).flatMap { z in (0 ..< 1 << z).flatMap { x in (0 ..< 1 << z).map { y in "/mbc/\(z)/\(x)/\(y).png" } } }
+        for tile in tiles { #expect(try await small.get(tile).status == .ok) }
+        let kept = small.pipeline.cache.statistics.count
+        #expect(kept > 0 && kept < tiles.count, "those that fitted are kept")
+        // Every tile asked for alike (each loop lookup counts in the admission's sketch), so the
+        // few more asks below do not make one tile outrank the kept ones (twice as often, and 2).
+        for _ in 0 ..< 5 { for tile in tiles { _ = try small.answerOnLoop(tile) } }
+        var cold: (path: String, answer: HTTPResponse)?
+        for tile in tiles where cold == nil {
+            // A tile whose pages were paged out meanwhile is left to the workers: read it back.
+            var answer = try small.answerOnLoop(tile)
+            if answer == nil { _ = try await small.get(tile); answer = try small.answerOnLoop(tile) }
+            if let answer, answer.note == "miss" { cold = (tile, answer) }
         }
-        let loop = try #require(answer, "not taken in: read on the loop")
+        let (path, loop) = try #require(cold, "a tile not kept is answered on the loop")
         #expect(loop.status == .ok)
-        #expect(loop.note == "miss")
-        let workers = try await service.get("/mbc/1/1/0.png")
-        #expect(loop.body == workers.sentBody)
-        #expect(loop.headers[.eTag] == workers.headers[.eTag])
-        #expect(try small.answerOnLoop(path)?.note == "miss", "still not kept")
-        #expect(small.pipeline.cache.statistics.count == 0)
-        let page = try PrometheusExposition(try await small.get("/metrics").text)
-        #expect(try #require(page.value("tilelayer_cache_misses_total", ["layer": "mbc"])) >= 2)
-        #expect(page.value("tilelayer_cache_hits_total", ["layer": "mbc"]) ?? 0 == 0)
+        // The workers' answer of a layer that keeps the tile (the suite's `mbc`, a large cache).
+        let stored = try await service.get(path)
+        #expect(loop.body.count == stored.sentBody.count && loop.body == stored.sentBody)
+        #expect(loop.headers[.eTag] == stored.headers[.eTag])
+        #expect(small.pipeline.cache.statistics.count == kept, "not kept")
+
+        func counts() async throws -> [Double?] {
+            let page = try PrometheusExposition(try await small.get("/metrics").text)
+            return ["tilelayer_cache_misses_total", "tilelayer_provider_calls_total", "tilelayer_cache_hits_total"]
+                .map { page.value($0, ["layer": "mbc"]) }
+        }
+        let before = try await counts()
+        var onLoop = 0
+        for _ in 0 ..< 3 {
+            if let again = try small.answerOnLoop(path) {
+                #expect(again.note == "miss")
+                onLoop += 1
+            }
+        }
+        #expect(onLoop > 0)
+        let after = try await counts()
+        #expect(after[0] == before[0].map { $0 + Double(onLoop) }, "one miss each")
+        #expect(after[1] == before[1].map { $0 + Double(onLoop) }, "one provider call each")
+        #expect(after[2] == before[2], "no hit")
+
+        // The workers' way (pages not in the page cache): the pipeline reads it, and does not keep it.
+        let layer = try #require(small.state.layers["mbc"])
+        let numbers = path.dropFirst("/mbc/".count).dropLast(".png".count).split(separator: "/").compactMap { Int($0) }
+        try #require(numbers.count == 3)
+        let key = TileKey(layer: "mbc", tile: TileCoordinate(z: numbers[0], x: numbers[1], y: numbers[2]), scale: 1)
+        guard case .success(.tile(let read)) = await small.pipeline.outcome(for: key, layer: layer) else {
+            Issue.record("the workers read no tile")
+            return
+        }
+        #expect(read.body == stored.sentBody)
+        #expect(small.pipeline.cachedOutcome(for: key, layer: layer) == nil, "the workers do not keep it either")
+        #expect(small.pipeline.cache.statistics.count == kept)
     }
 }
 #endif

@@ -4,14 +4,15 @@
 # mapping (e.g. "memory: false"); $OPEN_FILE_SECONDS, when set, its cache.openFileSeconds (the
 # default directory source's only) and nginx's open_file_cache_valid (else 60s);
 # $MAX_ZOOM (3) is the layer's deepest zoom;
-# $MEMORY_BYTES, when set, is tilelayer's server.cache.memoryBytes; $REUSE_SECONDS, when set, its
-# server.cache.reuseSeconds; $LAYER_SOURCE, when set, the layer's source (a YAML flow mapping).
+# $MEMORY_BYTES, when set, is tilelayer's server.cache.memoryBytes; $REUSE_SECONDS and
+# $REUSE_HIT_SECONDS, when set, its server.cache.reuseSeconds and reuseHitSeconds; $LAYER_SOURCE, when set, the layer's source (a YAML flow mapping).
 
 # write_tilelayer_config FILE PORT [TRANSPORT]
 write_tilelayer_config() {
     local cache="" source=${LAYER_SOURCE:-"{type: directory, path: \"$TILES\"}"}
     [[ -n ${MEMORY_BYTES:-} ]] && cache="memoryBytes: $MEMORY_BYTES"
     [[ -n ${REUSE_SECONDS:-} ]] && cache="${cache:+$cache, }reuseSeconds: $REUSE_SECONDS"
+    [[ -n ${REUSE_HIT_SECONDS:-} ]] && cache="${cache:+$cache, }reuseHitSeconds: $REUSE_HIT_SECONDS"
     local layer_cache=${LAYER_CACHE:-}
     # Only a folder layer keeps files open, and tilelayer refuses the key elsewhere: a caller
     # that gives its own $LAYER_SOURCE gives the key too if it applies (in $LAYER_CACHE).

@@ -16,11 +16,11 @@ extension TileService {
     /// (`HTTPRequest.headRepeats`), the last time less than an answer's lifetime ago
     /// (`HTTPRequest.headAskedLately`), the unconditional 200 carries `reuse` (tagged to count as
     /// a provider call, and a miss where the layer has a memory cache, when given again), its
-    /// body copied (a lent one ends at once), so the
-    /// loop gives it again for `server.cache.reuseSeconds` (`HTTPHeadMemo`, within its budget
-    /// for bodies in memory) without a read: a tile asked for over and over (a Zipf
-    /// distribution's head) costs what a cached one does, though the layer keeps no tiles;
-    /// one asked for twice in a long walk through many (a uniform one) is not copied for it.
+    /// body copied (a lent one ends at once), so the loop gives it again for
+    /// `server.cache.reuseSeconds` (`HTTPHeadMemo`, within its budget for bodies in memory)
+    /// without a read: a tile asked for over and over (a Zipf distribution's head) costs what a
+    /// cached one does, though no cache keeps it; one asked for twice in a long walk through
+    /// many (a uniform one, a Zipf distribution's tail) is not copied for it.
     /// A change of the file is seen that much later, beside the read transaction's lifetime;
     /// a clear-cache or reload revokes it at once.
     /// Nil when the workers must answer: the read would wait, the bytes are not a tile of the
@@ -34,7 +34,7 @@ extension TileService {
         // The mark of an answer made to be given again; nil when it is not: its bytes are copied
         // only for a head asked for over and over, and lately (within an answer's lifetime).
         let keptMark = request.headRepeats >= Self.repeatsBeforeReuse && request.headAskedLately
-            ? counters.flatMap { reuse?.tagged(cached ? $0.repeatedFileMiss : $0.repeatedFileBypass) } : nil
+            ? counters.flatMap { reuse?.tagged($0.repeatedPastTheCache(cached: cached)) } : nil
         var response: HTTPResponse
         // The version of the tile's bytes, which names them to the memo that gives the answer again.
         var named: TileFingerprint?
@@ -79,9 +79,8 @@ extension TileService {
         if let keptMark, response.lent == nil, response.preparedHead != nil {
             response.reuse = named.map { keptMark.naming(body: $0) } ?? keptMark
         }
-        if cached { counters?.misses.increment() }
-        counters?.providerCalls.increment()
-        response.noteTile(cached ? .miss : .bypass)
+        counters?.countPastTheCache(cached: cached)
+        response.noteTile(.pastTheCache(cached: cached))
         return response
     }
 

@@ -96,14 +96,13 @@ extension TileService {
             response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, body: body)
             // Only the prepared (unconditional) 200 sent from its file.
             if sendsFile, let reuse, let counters, response.preparedHead != nil {
-                response.reuse = reuse.tagged(layer.cachesInMemory ? counters.repeatedFileMiss : counters.repeatedFileBypass)
+                response.reuse = reuse.tagged(counters.repeatedPastTheCache(cached: layer.cachesInMemory))
             }
         } else {
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         }
-        if layer.cachesInMemory { counters?.misses.increment() }
-        counters?.providerCalls.increment()
-        response.noteTile(layer.cachesInMemory ? .miss : .bypass)
+        counters?.countPastTheCache(cached: layer.cachesInMemory)
+        response.noteTile(.pastTheCache(cached: layer.cachesInMemory))
         return response
     }
 }

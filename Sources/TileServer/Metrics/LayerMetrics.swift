@@ -18,9 +18,10 @@ final class LayerMetrics: Sendable {
     /// What an answer an event loop gives again counts (`TileService.answeredAgain`): a
     /// memory hit, the hit it repeats.
     let repeatedHit: RepeatedAnswerCount
-    /// A tile file sent again by a layer with a memory cache: a miss and a provider call.
+    /// A tile sent again past the memory cache (a tile file, an archive tile read on the loop)
+    /// by a layer with a memory cache: a miss and a provider call.
     let repeatedFileMiss: RepeatedAnswerCount
-    /// A tile file sent again by a layer without one: a provider call.
+    /// The same by a layer without one: a provider call.
     let repeatedFileBypass: RepeatedAnswerCount
 
     init(layer: String, factory: any MetricsFactory) {
@@ -34,6 +35,19 @@ final class LayerMetrics: Sendable {
         repeatedHit = RepeatedAnswerCount([hits])
         repeatedFileMiss = RepeatedAnswerCount([misses, providerCalls])
         repeatedFileBypass = RepeatedAnswerCount([providerCalls])
+    }
+
+    /// What an answer sent past the memory cache, given again, counts: `repeatedFileMiss` for
+    /// a layer with a memory cache (`cached`), else `repeatedFileBypass`.
+    func repeatedPastTheCache(cached: Bool) -> RepeatedAnswerCount {
+        cached ? repeatedFileMiss : repeatedFileBypass
+    }
+
+    /// Counts an answer sent past the memory cache (a tile file, an archive tile read on the
+    /// loop): a provider call, and a miss for a layer with a memory cache (`cached`).
+    func countPastTheCache(cached: Bool) {
+        if cached { misses.increment() }
+        providerCalls.increment()
     }
 }
 

@@ -8,4 +8,8 @@ enum TileCacheUse: String, Sendable {
     case coalesced
     /// The layer does not use the memory cache.
     case bypass
+
+    /// A tile sent past the memory cache (a tile file, an archive tile read on the loop): a miss
+    /// for a layer with a memory cache (`cached`), else a bypass.
+    static func pastTheCache(cached: Bool) -> TileCacheUse { cached ? .miss : .bypass }
 }

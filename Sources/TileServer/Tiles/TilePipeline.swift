@@ -30,7 +30,7 @@ final class TilePipeline: Sendable {
     let diskTiers = Mutex<[String: LayerDiskTier]>([:])
     /// ETags of tile files sent straight from disk, by file version.
     let fileFingerprints = TileFingerprints<FileIdentity>()
-    /// ETags of archive tiles read on an event loop without a memory cache, by contents version.
+    /// ETags of archive tiles read on an event loop (sent past the memory cache), by contents version.
     let archiveFingerprints = TileFingerprints<ArchiveTileVersion>()
 
     /// Where sources that may block are called from async code (renders).
@@ -111,8 +111,17 @@ final class TilePipeline: Sendable {
         case .mustFill(let token):
             let use: TileCacheUse = inMemory ? .miss : .bypass
             if inMemory { counters?.misses.increment() }
-            let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [fills] result in
-                let fill = result.map { CachedOutcome.fill($0, now: LayerDiskTier.now(), keptInArena: inMemory) }
+            // A native tile of an archive the loops read (`Layer.archiveWithoutWaiting`) is kept
+            // only if the cache takes it in, as the loops do (`TilePipeline.admits`): one read
+            // here because its pages were not in the page cache must not churn the cache either.
+            let admitting = inMemory && layer.archiveWithoutWaiting != nil && layer.servesNatively(scale: key.scale)
+            let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [fills, cache] result in
+                let fill = result.map { outcome in
+                    if admitting, case .tile = outcome, !cache.admits(key, cost: outcome.cost) {
+                        return CachedOutcome.fill(outcome, now: LayerDiskTier.now(), keptInArena: false).handedOn
+                    }
+                    return CachedOutcome.fill(outcome, now: LayerDiskTier.now(), keptInArena: inMemory)
+                }
                 if inMemory, case .success(.store(_, let cost)) = fill { counters?.storedBytes.increment(by: cost) }
                 fills.complete(token, with: fill.mapError { $0 as any Error })
             }

@@ -1,3 +1,4 @@
+import Logging
 import Sockets
 import TileProviders
 
@@ -28,7 +29,10 @@ public struct MBTilesSource: ConfiguredSource, Equatable {
             path: path, readersWithoutWaiting: context.readsOnEventLoops ? System.coreCount : 0,
             residency: .seconds(context.residencySeconds), isImmutable: immutable)
         if let problem = provider.readersWithoutWaitingProblem {
-            context.logger.notice("layer \"\(context.layerName)\": \(path) is read by the worker threads, not the event loops: \(problem)")
+            // Vector tiles are never read on the loops (each is answered per client
+            // Accept-Encoding): as designed, not worth a notice at each start.
+            let level: Logger.Level = provider.metadata.tileFormat == .pbf ? .debug : .notice
+            context.logger.log(level: level, "layer \"\(context.layerName)\": \(path) is read by the worker threads, not the event loops: \(problem)")
         }
         return BuiltSource(
             source: .sync(provider),
