@@ -15,7 +15,4 @@ public enum CacheFillResult<Value: Sendable>: Sendable {
         case .store(let value, _), .doNotStore(let value): value
         }
     }
-
-    /// The same value, handed to the waiters and not kept.
-    public var handedOn: CacheFillResult { .doNotStore(value) }
 }

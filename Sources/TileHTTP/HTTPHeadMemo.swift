@@ -10,7 +10,7 @@ import Darwin
 /// as a benchmark does) costs a hash and a compare instead of a parse, a route and a lookup.
 /// The same bytes parse to the same request under the same limits, so a remembered head stands
 /// for a parse; an answer is given again only while its mark is current and for `answerLifetime`
-/// (`pinnedLifetime` when its mark is pinned: only a revoke changes its source).
+/// (`pinnedLifetime` when its mark is pinned: its source changes only with a revoke, or rarely).
 ///
 /// `@unchecked Sendable`: one per loop, used only on that loop (its thread or serial queue),
 /// where its connections parse and answer. A remembered request that goes to a worker carries
@@ -72,8 +72,8 @@ final class HTTPHeadMemo: @unchecked Sendable {
     private var slotHashes: [Int]
     /// Nanoseconds an answer is given again after it was made (0: never).
     let answerLifetime: UInt64
-    /// Nanoseconds an answer with a pinned mark (`HTTPAnswerReuse.Mark.isPinned`: only a revoke
-    /// changes its source) is given again after it was made (0: never).
+    /// Nanoseconds an answer with a pinned mark (`HTTPAnswerReuse.Mark.isPinned`) is given
+    /// again after it was made (0: never).
     let pinnedLifetime: UInt64
     /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`) kept at most,
     /// and kept now. (A memory hit's body in the cache's shared memory file is not one.)

@@ -38,15 +38,14 @@ extension TileService {
         var response: HTTPResponse
         // The version of the tile's bytes, which names them to the memo that gives the answer again.
         var named: TileFingerprint?
-        switch archive.tileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
+        let read = archive.tileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables))
+        if cached && cacheKeeps(read, key: key, layer: layer) { return nil }
+        switch read {
         case .mustWait:
             return nil
         case .noTile:
-            // Cheap to keep: the workers store it in the memory cache.
-            if cached { return nil }
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         case .tile(let bytes, let version, let lastModified):
-            if cached && pipeline.admits(key, layer: layer, byteCount: bytes.count) { return nil }
             let versionKey = ArchiveTileVersion(contents: version, tile: key.tile)
             guard let fingerprint = pipeline.archiveFingerprints.fingerprint(
                       for: versionKey, format: layer.format, lastModified: lastModified, read: { bytes }),
@@ -55,10 +54,6 @@ extension TileService {
             named = fingerprint
             response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: .bytes(bytes))
         case .lent(let lent, let version, let lastModified):
-            if cached && pipeline.admits(key, layer: layer, byteCount: lent.count) {
-                lent.end()
-                return nil
-            }
             // Sent from where the bytes lie; hashed (copied) only for a version not seen before.
             let versionKey = ArchiveTileVersion(contents: version, tile: key.tile)
             guard let fingerprint = pipeline.archiveFingerprints.fingerprint(
@@ -80,8 +75,23 @@ extension TileService {
             response.reuse = named.map { keptMark.naming(body: $0) } ?? keptMark
         }
         counters?.countPastTheCache(cached: cached)
-        response.noteTile(.pastTheCache(cached: cached))
+        response.noteTile(.notHit(cached: cached))
         return response
+    }
+
+    /// Whether the memory cache keeps what `read` found, for the workers to read and store:
+    /// "no tile" (cheap to keep), or a tile the cache takes in (`TilePipeline.admits`), whose
+    /// lent bytes are let go at once.
+    private func cacheKeeps(_ read: TileWithoutWaiting, key: TileKey, layer: Layer) -> Bool {
+        switch read {
+        case .mustWait: return false
+        case .noTile: return true
+        case .tile(let bytes, _, _): return pipeline.admits(key, layer: layer, byteCount: bytes.count)
+        case .lent(let lent, _, _):
+            guard pipeline.admits(key, layer: layer, byteCount: lent.count) else { return false }
+            lent.end()
+            return true
+        }
     }
 
     /// Times a head is seen before its archive tile's answer is copied to be given again: a

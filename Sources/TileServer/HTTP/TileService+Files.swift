@@ -102,7 +102,7 @@ extension TileService {
             response = noTileAnswer(request, layer: layer, scale: key.scale)
         }
         counters?.countPastTheCache(cached: layer.cachesInMemory)
-        response.noteTile(.pastTheCache(cached: layer.cachesInMemory))
+        response.noteTile(.notHit(cached: layer.cachesInMemory))
         return response
     }
 }

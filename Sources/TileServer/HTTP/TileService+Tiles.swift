@@ -33,10 +33,12 @@ extension TileService {
         case .answered(let response):
             return response
         case .key(let layer, let key):
-            // Each request is counted here, once, for the memory cache's admission of tile files.
+            // Each request is counted here, once, for the memory cache's admission of tiles it
+            // could send without keeping (files, archive tiles read on the loop).
             let counters = pipeline.metrics[layer.name]
             if let hit = pipeline.memoryHit(for: key, layer: layer, counters: counters, countingRequest: true) {
-                // Pinned: a cached tile changes only with a clear or a reload, which revoke.
+                // Pinned: a cached tile changes only with a clear or a reload, which revoke, or
+                // once evicted and read again (`server.cache.reuseHitSeconds` bounds that).
                 return hitAnswer(request, hit, layer: layer, scale: key.scale,
                                  reuse: counters.map { reuse.tagged($0.repeatedHit).pinned() })
             }

@@ -9,7 +9,7 @@ enum TileCacheUse: String, Sendable {
     /// The layer does not use the memory cache.
     case bypass
 
-    /// A tile sent past the memory cache (a tile file, an archive tile read on the loop): a miss
-    /// for a layer with a memory cache (`cached`), else a bypass.
-    static func pastTheCache(cached: Bool) -> TileCacheUse { cached ? .miss : .bypass }
+    /// An answer the memory cache did not give (the source's, past the cache or through a fill
+    /// this request started): a miss for a layer with a memory cache (`cached`), else a bypass.
+    static func notHit(cached: Bool) -> TileCacheUse { cached ? .miss : .bypass }
 }

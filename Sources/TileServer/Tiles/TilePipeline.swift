@@ -109,18 +109,19 @@ final class TilePipeline: Sendable {
             fill.onCompletion { completion(Self.failure(from: $0.map(\.served), key: key), .coalesced) }
             return nil
         case .mustFill(let token):
-            let use: TileCacheUse = inMemory ? .miss : .bypass
+            let use = TileCacheUse.notHit(cached: inMemory)
             if inMemory { counters?.misses.increment() }
             // A native tile of an archive the loops read (`Layer.archiveWithoutWaiting`) is kept
             // only if the cache takes it in, as the loops do (`TilePipeline.admits`): one read
             // here because its pages were not in the page cache must not churn the cache either.
             let admitting = inMemory && layer.archiveWithoutWaiting != nil && layer.servesNatively(scale: key.scale)
             let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [fills, cache] result in
+                let now = LayerDiskTier.now()
                 let fill = result.map { outcome in
                     if admitting, case .tile = outcome, !cache.admits(key, cost: outcome.cost) {
-                        return CachedOutcome.fill(outcome, now: LayerDiskTier.now(), keptInArena: false).handedOn
+                        return CacheFillResult.doNotStore(CachedOutcome(outcome, now: now))
                     }
-                    return CachedOutcome.fill(outcome, now: LayerDiskTier.now(), keptInArena: inMemory)
+                    return CachedOutcome.fill(outcome, now: now, keptInArena: inMemory)
                 }
                 if inMemory, case .success(.store(_, let cost)) = fill { counters?.storedBytes.increment(by: cost) }
                 fills.complete(token, with: fill.mapError { $0 as any Error })
