@@ -39,7 +39,12 @@ enum HTTPHeadParser {
         if version == .http1_1 && headers.count(of: .host) != 1 { throw .missingOrDuplicateHost }
         let targetBytes = UnsafeBufferPointer(rebasing: head[targetRange])
         let target = String(decoding: targetBytes, as: UTF8.self)
-        let parsedTarget = try HTTPRequestTarget(parsing: target, bytes: targetBytes)
+        // What map clients send: checked in place, its segments read from the target when asked.
+        if let plain = try HTTPRequestTarget.plain(targetBytes) {
+            return HTTPRequest(method: method, target: target, plainOrSegments: nil, query: plain.query,
+                               version: version, headers: headers)
+        }
+        let parsedTarget = try HTTPRequestTarget(parsingGeneral: target)
         // RFC 9112 §3.2.4: the asterisk form is for a server-wide OPTIONS only.
         if parsedTarget.isAsterisk && method != .options {
             throw .malformedTarget(reason: "\"*\" is a target for OPTIONS only")

@@ -4,7 +4,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// handed from the parser to the state machine, the application and its completion.
     private struct Fields: Sendable {
         var target: String
-        var pathSegments: [String]
+        /// Nil when `target` is a plain origin form (`HTTPRequestTarget.plain`): the segments
+        /// are read from it when asked for, and a route reads a tile path's bytes in place.
+        var pathSegments: [String]?
         var query: String?
         var headers: HTTPHeaders
         var body: [UInt8]
@@ -17,14 +19,27 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The request target exactly as sent (for logs).
     public var target: String {
         get { fields.value.target }
-        set { fields.value.target = newValue }
+        set {
+            // Segments read from the target stay those of the target parsed.
+            if fields.value.pathSegments == nil {
+                fields.value.pathSegments = HTTPRequestTarget.plainSegments(of: fields.value.target)
+            }
+            fields.value.target = newValue
+        }
     }
     /// The path, percent-decoded, split on "/" (a leading slash gives no empty first segment).
     /// "/" gives `[]`; "/a/b.png" gives `["a", "b.png"]`.
     public var pathSegments: [String] {
-        get { fields.value.pathSegments }
+        get { fields.value.pathSegments ?? HTTPRequestTarget.plainSegments(of: fields.value.target) }
         set { fields.value.pathSegments = newValue }
     }
+
+    /// The target when it is a plain origin form (no percent-encoding, checked by the parser as
+    /// `pathSegments` would be: no dot segments, backslashes or NUL), so that a route can read
+    /// its path in place (up to "?" or "#") without the segments' strings; nil for any other
+    /// target, or segments set in code (read `pathSegments` then).
+    public var plainTarget: String? { fields.value.pathSegments == nil ? fields.value.target : nil }
+
     /// The raw query string (after "?", not decoded), or nil.
     public var query: String? {
         get { fields.value.query }
@@ -66,9 +81,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// for an answer to give again (`HTTPHeadMemo.answer(for:now:)`).
     public var headAskedLately: Bool { remembered?.askedLately ?? false }
 
-    /// A request; `pathSegments` and `query` come from `target`'s path.
-    public init(
-        method: HTTPMethod, target: String, pathSegments: [String], query: String?,
+    /// A request; `pathSegments` and `query` come from `target`'s path (nil `pathSegments`:
+    /// `target` is a plain origin form, `HTTPRequestTarget.plain`, and they are read from it).
+    init(
+        method: HTTPMethod, target: String, plainOrSegments pathSegments: [String]?, query: String?,
         version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) {
         self.method = method
@@ -77,8 +93,25 @@ public struct HTTPRequest: Sendable, Equatable {
         self.announcedBodyLength = body.count
     }
 
+    /// A request; `pathSegments` and `query` come from `target`'s path.
+    public init(
+        method: HTTPMethod, target: String, pathSegments: [String], query: String?,
+        version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
+        self.init(method: method, target: target, plainOrSegments: pathSegments, query: query, version: version,
+                  headers: headers, body: body)
+    }
+
     /// Parses an origin-form `target` ("/a/b?c") the way the server does.
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders()) throws(HTTPParseError) {
+        var bytes = target
+        let plain = try bytes.withUTF8 { utf8 in
+            Result { () throws(HTTPParseError) in try HTTPRequestTarget.plain(utf8) }
+        }.get()
+        if let plain {
+            self.init(method: method, target: target, plainOrSegments: nil, query: plain.query, headers: headers)
+            return
+        }
         let parsed = try HTTPRequestTarget(parsing: target)
         self.init(method: method, target: target, pathSegments: parsed.pathSegments, query: parsed.query,
                   headers: headers)

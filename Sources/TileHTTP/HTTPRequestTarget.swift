@@ -21,11 +21,47 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     /// Parses `target`, whose UTF-8 is `bytes` (the parser's buffer): the plain origin form is
     /// read from `bytes` without going through the string.
     init(parsing target: String, bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) {
-        if let (segments, plainQuery) = try Self.plainOriginForm(bytes) {
-            self.init(pathSegments: segments, query: plainQuery)
+        if let plain = try Self.plain(bytes) {
+            self.init(pathSegments: Self.plainSegments(bytes), query: plain.query)
             return
         }
         try self.init(parsingGeneral: target)
+    }
+
+    /// What a plain origin-form target (`plain(_:)`) leaves to read: its query. Its segments
+    /// are read from the target when asked for (`plainSegments(_:)`).
+    struct Plain {
+        /// The raw query (after "?"), or nil.
+        let query: String?
+    }
+
+    /// A target in origin form without percent-encoding (what map clients send), checked as
+    /// the general parser checks it, with no string made but its query; nil for any other
+    /// target, which the general parser then reads (`init(parsing:)`).
+    static func plain(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Plain? {
+        let queryStart: Int
+        switch try scanPlainOriginForm(bytes, segment: { _ in }) {
+        case .notPlain: return nil
+        case .withoutQuery: return Plain(query: nil)
+        case .query(let start): queryStart = start
+        }
+        var end = queryStart
+        while end < bytes.count && bytes[end] != UInt8(ascii: "#") { end += 1 }
+        return Plain(query: String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart ..< end]), as: UTF8.self))
+    }
+
+    /// The path segments of a target `plain(_:)` accepted.
+    static func plainSegments(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        var segments: [String] = []
+        segments.reserveCapacity(8)  // one allocation for a tile path, not one per doubling
+        _ = try? scanPlainOriginForm(bytes) { segments.append(String(decoding: $0, as: UTF8.self)) }
+        return segments
+    }
+
+    /// The path segments of `target`, which `plain(_:)` accepted.
+    static func plainSegments(of target: String) -> [String] {
+        var target = target
+        return target.withUTF8 { plainSegments($0) }
     }
 
     private init(pathSegments: [String], query: String?) {
@@ -34,7 +70,7 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     }
 
     /// Every form: origin (with percent-encoding), absolute and asterisk.
-    private init(parsingGeneral target: String) throws(HTTPParseError) {
+    init(parsingGeneral target: String) throws(HTTPParseError) {
         var rest = Substring(target)
         if rest == "*" {
             pathSegments = []
@@ -81,16 +117,23 @@ public struct HTTPRequestTarget: Sendable, Equatable {
         pathSegments = segments
     }
 
-    /// The segments and query of an origin-form target without percent-encoding (what map
-    /// clients send), read byte by byte with no intermediate strings; nil for any other target,
-    /// which the general parser above then reads. Refuses what the general parser refuses.
-    private static func plainOriginForm(
-        _ bytes: UnsafeBufferPointer<UInt8>
-    ) throws(HTTPParseError) -> (segments: [String], query: String?)? {
-        guard bytes.first == UInt8(ascii: "/") else { return nil }
-        var segments: [String] = []
-        segments.reserveCapacity(8)  // one allocation for a tile path, not one per doubling
-        var query: String?
+    /// What `scanPlainOriginForm` found.
+    private enum PlainScan {
+        /// Not origin form, or percent-encoded: the general parser reads it.
+        case notPlain
+        /// A plain path and no query.
+        case withoutQuery
+        /// A plain path, and a query from this index (after "?").
+        case query(from: Int)
+    }
+
+    /// Reads an origin-form target without percent-encoding byte by byte, handing each
+    /// non-empty path segment to `segment`, with no intermediate strings. Refuses what the
+    /// general parser refuses.
+    private static func scanPlainOriginForm(
+        _ bytes: UnsafeBufferPointer<UInt8>, segment: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(HTTPParseError) -> PlainScan {
+        guard bytes.first == UInt8(ascii: "/") else { return .notPlain }
         var start = 1
         var index = 1
         while true {
@@ -98,22 +141,17 @@ public struct HTTPRequestTarget: Sendable, Equatable {
             switch byte {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
                 if index > start {
-                    let segment = UnsafeBufferPointer(rebasing: bytes[start ..< index])
-                    if segment.count <= 2 && segment.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+                    let text = UnsafeBufferPointer(rebasing: bytes[start ..< index])
+                    if text.count <= 2 && text.allSatisfy({ $0 == UInt8(ascii: ".") }) {
                         throw .malformedTarget(reason: "dot segments (\".\" or \"..\") are not allowed")
                     }
-                    segments.append(String(decoding: segment, as: UTF8.self))
+                    segment(text)
                 }
-                if byte == UInt8(ascii: "?") {
-                    var end = index + 1
-                    while end < bytes.count && bytes[end] != UInt8(ascii: "#") { end += 1 }
-                    query = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1) ..< end]), as: UTF8.self)
-                    return (segments, query)
-                }
-                if byte == UInt8(ascii: "#") { return (segments, query) }
+                if byte == UInt8(ascii: "?") { return .query(from: index + 1) }
+                if byte == UInt8(ascii: "#") { return .withoutQuery }
                 start = index + 1
             case UInt8(ascii: "%"):
-                return nil
+                return .notPlain
             case UInt8(ascii: "\\"), 0:
                 throw .malformedTarget(reason: "encoded slash, backslash or NUL in a path segment")
             default:

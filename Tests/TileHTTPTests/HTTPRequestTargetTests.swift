@@ -26,4 +26,37 @@ import Testing
     func refusesTraversalAndBadEncoding(_ target: String) {
         #expect(throws: HTTPParseError.self) { try HTTPRequestTarget(parsing: target) }
     }
+
+    /// A plain target (no percent-encoding) keeps no segments of its own: they are read from it
+    /// when asked for, it is offered for a route to read in place, and the request equals the
+    /// one made with its segments.
+    @Test func aPlainTargetsSegmentsAreReadFromIt() throws {
+        let plain = try HTTPRequest(method: .get, target: "/world/1/2/3.png?x=1#f")
+        #expect(plain.pathSegments == ["world", "1", "2", "3.png"])
+        #expect(plain.query == "x=1")
+        #expect(plain.plainTarget == "/world/1/2/3.png?x=1#f")
+        let made = HTTPRequest(method: .get, target: "/world/1/2/3.png?x=1#f", pathSegments: ["world", "1", "2", "3.png"],
+                               query: "x=1")
+        #expect(plain == made)
+        #expect(made.plainTarget == nil)
+        // A target changed afterwards leaves the segments of the one parsed.
+        var changed = plain
+        changed.target = "/other"
+        #expect(changed.pathSegments == ["world", "1", "2", "3.png"])
+        #expect(changed.plainTarget == nil)
+        let encoded = try HTTPRequest(method: .get, target: "/a%20b/c")
+        #expect(encoded.plainTarget == nil)
+        #expect(encoded.pathSegments == ["a b", "c"])
+        #expect(throws: HTTPParseError.self) { try HTTPRequest(method: .get, target: "/a/../b") }
+    }
+
+    /// The parser's requests for plain targets read their segments from the target too.
+    @Test func aParsedPlainTargetIsReadInPlace() throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET /world/1/2/3.png?v=2 HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        let request = try #require(try parser.next())
+        #expect(request.pathSegments == ["world", "1", "2", "3.png"])
+        #expect(request.query == "v=2")
+        #expect(request.plainTarget == "/world/1/2/3.png?v=2")
+    }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TileHTTP
 @testable import TileServer
 
 @Suite struct RouterTests {
@@ -61,5 +62,42 @@ import Testing
     @Test func negativeXIsATile() {
         #expect(Router.match(["world", "1", "-2", "3.png"]) == .route(.tile(TileRoute(layer: "world", z: 1, x: -2, y: 3, scale: 1, format: .png))))
         #expect(Router.match(["1", "-7", "0@2x.png"]) == .route(.tile(TileRoute(layer: nil, z: 1, x: -7, y: 0, scale: 2, format: .png))))
+    }
+
+    /// Paths of every shape: tiles, refusals, named prefixes, empty segments, queries, fragments.
+    static let plainTargets = [
+        "/1/2/3.png", "/1/2/3@2x.png", "/world/0/0/0.png", "/a-b_c9/10/1000/5@2x.png", "/sat/1/2/3.jpeg",
+        "/roads/1/2/3.mvt", "/1/-3/2.png", "/world/1/-2/3.png", "/1/x/3.png", "/1/2/ab@2x.png",
+        "/1/2/12345678901@2x.png", "/-1/0/0.png", "/1/2/.png", "/0/0/0.gif", "/0/0/0.PNG", "/0/0/0",
+        "/a/1/2.png", "/World/1/2/3.png", "/1/2/3/4/5.png", "/0/0/0/0.png", "/admin/1/2/3.png", "/wmts/1/2/3.png",
+        "/assets/1/2/3.png", "/static/1/2/3.png", "/camera/1/2/3.png", "/ogc/1/2/3.png", "/1//2/3.png",
+        "//1/2/3.png", "/1/2/3.png/", "/world/1/2/3.png?v=2#x", "/1/2/3.png#frag", "/", "/healthz", "/world.json",
+    ]
+
+    /// A plain target's tile path is read in place from its bytes; every path routes as its
+    /// segments do.
+    @Test(arguments: plainTargets)
+    func plainTargetsRouteAsTheirSegments(_ target: String) throws {
+        let request = try HTTPRequest(method: .get, target: target)
+        #expect(request.plainTarget == target)
+        #expect(Router.match(request) == Router.match(request.pathSegments))
+    }
+
+    /// The in-place read takes the tile paths' shapes (refusals of their coordinates too) and
+    /// leaves every other path to the segments.
+    @Test func plainTilePathsAreReadInPlace() throws {
+        func readInPlace(_ target: String) throws -> RouteMatch? {
+            var plain = try #require(try HTTPRequest(method: .get, target: target).plainTarget)
+            return plain.withUTF8 { Router.plainTile($0) }
+        }
+        #expect(try readInPlace("/world/1/-2/3@2x.webp?v=1")
+            == .route(.tile(TileRoute(layer: "world", z: 1, x: -2, y: 3, scale: 2, format: .webp))))
+        #expect(try readInPlace("/7/12/34.png") == .route(.tile(TileRoute(layer: nil, z: 7, x: 12, y: 34, scale: 1, format: .png))))
+        #expect(try readInPlace("/1/x/3.png") == .badRequest("x \"x\" is not a number"))
+        #expect(try readInPlace("/1/2/12345678901.png") == .notFound("y 12345678901 is out of range"))
+        for other in ["/", "/healthz", "/a/1/2.png", "/World/1/2/3.png", "/1/2/3/4/5.png", "/admin/1/2/3.png",
+                      "/wmts/1/2/3.png", "/assets/1/2/3.png", "/ogc/1/2/3.png", "/1//2/3.png", "/1/2/3.png/"] {
+            #expect(try readInPlace(other) == nil, "\(other)")
+        }
     }
 }

@@ -59,9 +59,12 @@ extension LayerSettings {
         }
     }
 
-    static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
-        return name.utf8.allSatisfy { byte in
+    static func isValidName(_ name: String) -> Bool { isValidName(name.utf8) }
+
+    /// `isValidName` of a name's UTF-8 (a request path's bytes, read in place).
+    static func isValidName(_ name: some Collection<UInt8>) -> Bool {
+        guard let first = name.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
+        return name.allSatisfy { byte in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }

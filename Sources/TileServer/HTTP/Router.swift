@@ -1,9 +1,19 @@
+import TileHTTP
 import TileProviders
 
-/// Maps decoded path segments to a `Route`. Pure: no I/O, no layer lookups.
+/// Maps a request's path (its bytes for a plain tile path, else its decoded segments) to a
+/// `Route`. Pure: no I/O, no layer lookups.
 public enum Router {
     /// Longest decimal number accepted as a coordinate; longer ones are out of every range.
     static let maxCoordinateDigits = 10
+
+    /// The route for `request`'s path: a tile path read in place from its bytes when the target
+    /// is plain (`HTTPRequest.plainTarget`), with no segment strings; anything else, and a
+    /// tile path that is not plain, from its segments, to the same route.
+    public static func match(_ request: HTTPRequest) -> RouteMatch {
+        if var target = request.plainTarget, let tile = target.withUTF8({ plainTile($0) }) { return tile }
+        return match(request.pathSegments)
+    }
 
     /// The route for `segments` (as `HTTPRequest.pathSegments`).
     public static func match(_ segments: [String]) -> RouteMatch {
@@ -48,38 +58,80 @@ public enum Router {
         return .notFound("no such path")
     }
 
-    private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
-        // "{y}.{ext}" or "{y}@2x.{ext}", read on the contiguous UTF-8 (a small string is copied
-        // to the stack): no index types, no intermediate strings.
-        var file = yFile
-        let parsed: (format: TileFormat, scale: Int, y: CoordinateValue, yLength: Int)? = file.withUTF8 { bytes in
-            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")),
-                  let format = TileFormat(fileExtension: UnsafeBufferPointer(rebasing: bytes[(dot + 1)...]))
-            else { return nil }
-            var end = dot
-            var scale = 1
-            if end >= 3 && bytes[end - 3] == UInt8(ascii: "@") && bytes[end - 2] == UInt8(ascii: "2")
-                && bytes[end - 1] == UInt8(ascii: "x") {
-                scale = 2
-                end -= 3
+    /// The route of a plain target's path (`HTTPRequest.plainTarget`, up to "?" or "#") when it
+    /// has a tile path's shape: three segments, or four whose first names a layer (not a named
+    /// prefix or "assets", which `match(_:)` reads first); nil for any other path, and for an
+    /// empty segment ("//", a trailing "/"), which the segments drop: `match(_:)` reads those.
+    static func plainTile(_ target: UnsafeBufferPointer<UInt8>) -> RouteMatch? {
+        // The "/" before each segment, then the path's end.
+        var cuts = SIMD8<Int>()
+        var count = 0
+        var end = 0
+        while end < target.count {
+            let byte = target[end]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "/") {
+                guard count < 4 else { return nil }
+                cuts[count] = end
+                count += 1
             }
-            return (format, scale, coordinateValue(UnsafeBufferPointer(rebasing: bytes[..<end]), signed: false), end)
+            end += 1
         }
-        guard let parsed else {
-            return .notFound("tiles are served as .png, .jpg, .webp or .pbf (the layer's format)")
+        cuts[count] = end
+        for index in 0 ..< count where cuts[index + 1] - cuts[index] < 2 { return nil }
+        let segment = { (index: Int) in UnsafeBufferPointer(rebasing: target[(cuts[index] + 1) ..< cuts[index + 1]]) }
+        switch count {
+        case 3 where !startsWithLetter(target[1]):
+            return tile(layer: nil, z: segment(0), x: segment(1), yFile: segment(2))
+        case 4:
+            let layer = segment(0)
+            guard LayerSettings.isValidName(layer), !namedPrefixes.contains(where: { $0.utf8.elementsEqual(layer) })
+            else { return nil }
+            return tile(layer: String(decoding: layer, as: UTF8.self), z: segment(1), x: segment(2), yFile: segment(3))
+        default:
+            return nil
         }
-        let z: Int, x: Int, y: Int
-        switch (coordinate("z", zText), coordinate("x", xText, signed: true),
-                checked("y", parsed.y, text: { Substring(yFile.utf8.prefix(parsed.yLength)) })) {
-        case (.success(let zValue), .success(let xValue), .success(let yValue)): (z, x, y) = (zValue, xValue, yValue)
-        case (.failure(let refusal), _, _), (_, .failure(let refusal), _), (_, _, .failure(let refusal)): return refusal.match
-        }
-        return .route(.tile(TileRoute(layer: layer, z: z, x: x, y: y, scale: parsed.scale, format: parsed.format)))
     }
 
-    /// Why a coordinate is refused: not a number (400) or too long (404).
-    private struct CoordinateRefusal: Error {
-        let match: RouteMatch
+    /// First segments `match(_:)` reads before a tile path's: a layer cannot be named so.
+    private static let namedPrefixes = [
+        "admin", StaticRouteParser.prefix, CameraRouteParser.prefix, WMTSRoute.prefix, OGCAPIRoute.prefix, "assets",
+    ]
+
+    private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
+        // Read on the contiguous UTF-8 (a small string is copied to the stack).
+        var (zText, xText, yFile) = (zText, xText, yFile)
+        return zText.withUTF8 { z in
+            xText.withUTF8 { x in yFile.withUTF8 { tile(layer: layer, z: z, x: x, yFile: $0) } }
+        }
+    }
+
+    /// The tile route of "{z}", "{x}" and "{y}.{ext}" or "{y}@2x.{ext}", read in place: no index
+    /// types, no intermediate strings (but a refusal's message).
+    private static func tile(
+        layer: String?, z zText: UnsafeBufferPointer<UInt8>, x xText: UnsafeBufferPointer<UInt8>,
+        yFile: UnsafeBufferPointer<UInt8>
+    ) -> RouteMatch {
+        guard let dot = yFile.lastIndex(of: UInt8(ascii: ".")),
+              let format = TileFormat(fileExtension: UnsafeBufferPointer(rebasing: yFile[(dot + 1)...]))
+        else {
+            return .notFound("tiles are served as .png, .jpg, .webp or .pbf (the layer's format)")
+        }
+        var end = dot
+        var scale = 1
+        if end >= 3 && yFile[end - 3] == UInt8(ascii: "@") && yFile[end - 2] == UInt8(ascii: "2")
+            && yFile[end - 1] == UInt8(ascii: "x") {
+            scale = 2
+            end -= 3
+        }
+        let yText = UnsafeBufferPointer(rebasing: yFile[..<end])
+        let z = coordinateValue(zText, signed: false), x = coordinateValue(xText, signed: true)
+        let y = coordinateValue(yText, signed: false)
+        guard case .value(let zValue) = z, case .value(let xValue) = x, case .value(let yValue) = y else {
+            // The first coordinate refused, named with its text.
+            return refusal("z", z, zText) ?? refusal("x", x, xText) ?? refusal("y", y, yText) ?? .notFound("no such path")
+        }
+        return .route(.tile(TileRoute(layer: layer, z: zValue, x: xValue, y: yValue, scale: scale, format: format)))
     }
 
     /// What a coordinate's bytes say.
@@ -89,16 +141,18 @@ public enum Router {
         case tooLong
     }
 
-    /// A tile coordinate's value: decimal digits (and, when `signed`, a leading "-": x outside
-    /// [0, 2^z) wraps, the map repeats east and west), at most `maxCoordinateDigits` of them.
-    private static func coordinate(_ name: String, _ text: String, signed: Bool = false) -> Result<Int, CoordinateRefusal> {
-        var bytes = text
-        // Read on the contiguous UTF-8 (a small string is copied to the stack): no index types,
-        // no substring.
-        let value = bytes.withUTF8 { coordinateValue($0, signed: signed) }
-        return checked(name, value, text: { Substring(text) })
+    /// The refusal of a coordinate that is not a number (400) or too long (404), naming it and
+    /// its text; nil for a value.
+    private static func refusal(_ name: String, _ value: CoordinateValue, _ bytes: UnsafeBufferPointer<UInt8>) -> RouteMatch? {
+        switch value {
+        case .value: return nil
+        case .notANumber: return .badRequest("\(name) \"\(String(decoding: bytes, as: UTF8.self))\" is not a number")
+        case .tooLong: return .notFound("\(name) \(String(decoding: bytes, as: UTF8.self)) is out of range")
+        }
     }
 
+    /// A tile coordinate's value: decimal digits (and, when `signed`, a leading "-": x outside
+    /// [0, 2^z) wraps, the map repeats east and west), at most `maxCoordinateDigits` of them.
     private static func coordinateValue(_ bytes: UnsafeBufferPointer<UInt8>, signed: Bool) -> CoordinateValue {
         var digits = bytes[...]
         let negative = signed && digits.first == UInt8(ascii: "-")
@@ -113,18 +167,13 @@ public enum Router {
         return .value(negative ? -value : value)
     }
 
-    /// The value, or the refusal naming the coordinate and its text (made only when refused).
-    private static func checked(_ name: String, _ value: CoordinateValue, text: () -> Substring) -> Result<Int, CoordinateRefusal> {
-        switch value {
-        case .value(let value): return .success(value)
-        case .notANumber: return .failure(CoordinateRefusal(match: .badRequest("\(name) \"\(text())\" is not a number")))
-        case .tooLong: return .failure(CoordinateRefusal(match: .notFound("\(name) \(text()) is out of range")))
-        }
-    }
-
     private static func startsWithLetter(_ text: String) -> Bool {
         guard let first = text.utf8.first else { return false }
-        return (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")) || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z"))
+        return startsWithLetter(first)
+    }
+
+    private static func startsWithLetter(_ first: UInt8) -> Bool {
+        (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")) || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z"))
     }
 
     /// `[a-z][a-z0-9_-]*`.

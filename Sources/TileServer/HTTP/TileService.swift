@@ -122,7 +122,7 @@ public final class TileService: HTTPResponder {
 
     /// The route of a readable request, or the early answer (bad path, method, preflight).
     func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
-        let match = Router.match(request.pathSegments)
+        let match = Router.match(request)
         // Only admin routes may carry a body (and none needs one); a tile route refuses it.
         if case .route(let matched) = match, !matched.isAdmin, request.announcedBodyLength > 0 {
             return (matched, errorAnswer(.bodyNotTaken, to: request))
