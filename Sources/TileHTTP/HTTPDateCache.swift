@@ -1,17 +1,19 @@
-import Synchronization
-
-/// The `Date: …\r\n` header line, formatted at most once a second for all responses.
-final class HTTPDateCache: Sendable {
-    private let state = Mutex<(second: Int, line: [UInt8])>((second: -1, line: []))
+/// The `Date: …\r\n` header line, formatted at most once a second: one per event loop
+/// (`HTTPLoopContext`), for the answers its connections send.
+///
+/// `@unchecked Sendable`: used only on its loop (its thread or serial queue), so read and
+/// renewed there without a lock.
+final class HTTPDateCache: @unchecked Sendable {
+    private var second = -1
+    private var line: [UInt8] = []
 
     /// The current `Date` header line, with its CRLF.
     var headerLine: [UInt8] {
         let now = HTTPDate.now
-        return state.withLock { cached in
-            if cached.second != now {
-                cached = (now, Array("Date: \(HTTPDate.format(secondsSince1970: now))\r\n".utf8))
-            }
-            return cached.line
+        if second != now {
+            second = now
+            line = Array("Date: \(HTTPDate.format(secondsSince1970: now))\r\n".utf8)
         }
+        return line
     }
 }

@@ -5,9 +5,10 @@ import Synchronization
 /// series, the heads it parsed lately, the buffer sockets are read into and the pipe immutable
 /// bodies are sent through.
 final class HTTPLoopContext: @unchecked Sendable {
-    // `@unchecked Sendable`: `readBuffer`, `splicePipe` and `memo` are used only on the loop (its
-    // thread or serial queue), `readBuffer` and `splicePipe` by one connection at a time (a read
-    // is copied into the connection's parser before the next; a send leaves the pipe empty).
+    // `@unchecked Sendable`: `readBuffer`, `splicePipe`, `memo` and `dateCache` are used only on
+    // the loop (its thread or serial queue), `readBuffer` and `splicePipe` by one connection at a
+    // time (a read is copied into the connection's parser before the next; a send leaves the pipe
+    // empty).
     let dateCache = HTTPDateCache()
     let accessLog: HTTPAccessLog?
     let metrics: HTTPLoopMetrics

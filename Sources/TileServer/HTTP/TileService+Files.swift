@@ -29,12 +29,14 @@ extension TileService {
         _ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool, counters: LayerMetrics?,
         reuse: HTTPAnswerReuse.Mark? = nil
     ) -> HTTPResponse? {
+        // A layer has open files only with a file source, which is called where a file is opened
+        // (`layer.fileSource?.…`): looked at here, its existential would be copied for every
+        // request, a kept file's too.
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
         // On an event loop the caller looked in memory already (`tileResponseWithoutWaiting`).
         if mayBlock, let cached = pipeline.memoryHit(for: key, layer: layer) {
             return hitAnswer(request, cached, layer: layer, scale: key.scale)
         }
-        guard let files = layer.fileSource else { return nil }
         let opened: TileFile?
         // The fingerprint a kept file carries, when an answer noted it.
         var known: TileFingerprint?
@@ -46,7 +48,8 @@ extension TileService {
             if let kept = openFiles.kept(for: key, now: now) {
                 opened = kept.file
                 known = kept.fingerprint
-            } else if let cached = files.tileFileWithoutWaiting(for: TileRequest(tile: key.tile, variables: key.variables)) {
+            } else if let cached = layer.fileSource?.tileFileWithoutWaiting(
+                for: TileRequest(tile: key.tile, variables: key.variables)) {
                 // Past its validity a kept file still the same version stays, with its fingerprint.
                 let kept = openFiles.keep(cached, for: key, now: now)
                 opened = kept.file
@@ -57,7 +60,7 @@ extension TileService {
         } else {
             do {
                 opened = try openFiles.file(for: key) { () throws(TileProviderError) in
-                    try files.tileFile(for: TileRequest(tile: key.tile, variables: key.variables))
+                    try layer.fileSource?.tileFile(for: TileRequest(tile: key.tile, variables: key.variables))
                 }
             } catch {
                 return nil
