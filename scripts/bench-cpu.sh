@@ -187,13 +187,21 @@ for (( round = 1; round <= ROUNDS; round++ )); do
             BENCH_PATHS="$paths" wrk -t 2 -c "$CONNECTIONS" -d "${warmup}s" -s "$SCRIPT_DIR/bench/paths.lua" \
                 "http://127.0.0.1:$port/" >/dev/null
         fi
-        read -r user_before system_before < <(cpu_ticks ${pids//,/ })
-        # One perf counts the server's threads for as long as wrk runs, the other wrk itself.
-        BENCH_PATHS="$paths" perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit \
-            -p "$pids" -o "$TMP/perf.txt" -- perf stat -x, -e task-clock,raw_syscalls:sys_enter,syscalls:sys_enter_epoll_wait \
-            -o "$TMP/client.txt" -- \
-            wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" \
-            >"$TMP/wrk.txt" || die "perf stat or wrk failed: $(cat "$TMP/perf.txt" "$TMP/client.txt" 2>/dev/null)"
+        for (( attempt = 1; ; attempt++ )); do
+            read -r user_before system_before < <(cpu_ticks ${pids//,/ })
+            # One perf counts the server's threads for as long as wrk runs, the other wrk itself.
+            BENCH_PATHS="$paths" perf stat -x, -e task-clock,raw_syscalls:sys_enter,context-switches,net:net_dev_xmit \
+                -p "$pids" -o "$TMP/perf.txt" -- perf stat -x, -e task-clock,raw_syscalls:sys_enter,syscalls:sys_enter_epoll_wait \
+                -o "$TMP/client.txt" -- \
+                wrk -t 2 -c "$CONNECTIONS" -d "${DURATION}s" -s "$SCRIPT_DIR/bench/paths.lua" "http://127.0.0.1:$port/" \
+                >"$TMP/wrk.txt" 2>"$TMP/perf.err" && break
+            # A server thread that ended between perf's listing of the threads and its opening of
+            # their counters (a Dispatch worker idle for a while) fails the start, before wrk runs:
+            # measured again.
+            (( attempt < 3 )) && grep -q "No such process" "$TMP/perf.err" \
+                || die "perf stat or wrk failed: $(cat "$TMP/perf.err" "$TMP/perf.txt" "$TMP/client.txt" 2>/dev/null)"
+            echo "   ($server: a thread ended as perf started; measured again)" >&2
+        done
         read -r user_after system_after < <(cpu_ticks ${pids//,/ })
         requests=$(awk '/requests in/ { print $1 }' "$TMP/wrk.txt")
         [[ $requests =~ ^[0-9]+$ && $requests -gt 0 ]] || die "$server: wrk made no requests: $(cat "$TMP/wrk.txt")"
