@@ -1,9 +1,7 @@
 /// The `Date: …\r\n` header line, formatted at most once a second: one per event loop
-/// (`HTTPLoopContext`), for the answers its connections send.
-///
-/// `@unchecked Sendable`: used only on its loop (its thread or serial queue), so read and
-/// renewed there without a lock.
-final class HTTPDateCache: @unchecked Sendable {
+/// (`HTTPLoopContext`), for the answers its connections send. Not `Sendable`: used only on its
+/// loop (its thread or serial queue), so read and renewed there without a lock.
+final class HTTPDateCache {
     private var second = -1
     private var line: [UInt8] = []
 

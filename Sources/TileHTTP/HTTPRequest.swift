@@ -16,7 +16,9 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// The method.
     public var method: HTTPMethod
-    /// The request target exactly as sent (for logs).
+    /// The request target exactly as sent: for logs, and, when plain (`plainTarget`), where the
+    /// path segments are read from and a route reads the path in place. Set in code, it leaves
+    /// the segments of the target parsed.
     public var target: String {
         get { fields.value.target }
         set {

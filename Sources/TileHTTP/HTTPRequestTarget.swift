@@ -37,7 +37,7 @@ public struct HTTPRequestTarget: Sendable, Equatable {
 
     /// A target in origin form without percent-encoding (what map clients send), checked as
     /// the general parser checks it, with no string made but its query; nil for any other
-    /// target, which the general parser then reads (`init(parsing:)`).
+    /// target, which the general parser then reads (`init(parsingGeneral:)`).
     static func plain(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Plain? {
         let queryStart: Int
         switch try scanPlainOriginForm(bytes, segment: { _ in }) {
@@ -54,7 +54,9 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     static func plainSegments(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var segments: [String] = []
         segments.reserveCapacity(8)  // one allocation for a tile path, not one per doubling
-        _ = try? scanPlainOriginForm(bytes) { segments.append(String(decoding: $0, as: UTF8.self)) }
+        let scan = try? scanPlainOriginForm(bytes) { segments.append(String(decoding: $0, as: UTF8.self)) }
+        // Only a target `plain(_:)` accepted gets here: one it refused would give part of its segments.
+        assert(scan.map { if case .notPlain = $0 { false } else { true } } ?? false, "not a plain target")
         return segments
     }
 

@@ -59,4 +59,25 @@ import Testing
         #expect(request.query == "v=2")
         #expect(request.plainTarget == "/world/1/2/3.png?v=2")
     }
+
+    /// The plain read and the general parser agree on every plain target: segments, query, and
+    /// what they refuse.
+    @Test(arguments: [
+        "/", "/a/b.png", "//a///b", "/a?", "/a#frag", "/world/1/2/3.png?v=2#x", "/1/2/3.png?a=/b/c", "/1/2/3.png#a?b",
+        "/a/./b", "/a/../b", "/..", "/a\\b", "/.../x", "/a.b/..c",
+    ])
+    func thePlainReadAgreesWithTheGeneralParser(_ target: String) throws {
+        var bytes = target
+        let plain = bytes.withUTF8 { utf8 in Result { () throws(HTTPParseError) in try HTTPRequestTarget.plain(utf8) } }
+        let general = Result { () throws(HTTPParseError) in try HTTPRequestTarget(parsingGeneral: target) }
+        switch (plain, general) {
+        case (.success(let plain?), .success(let general)):
+            #expect(HTTPRequestTarget.plainSegments(of: target) == general.pathSegments)
+            #expect(plain.query == general.query)
+        case (.failure, .failure):
+            break
+        default:
+            Issue.record("\(target): plain \(plain), general \(general)")
+        }
+    }
 }

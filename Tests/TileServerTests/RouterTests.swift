@@ -72,6 +72,8 @@ import TileHTTP
         "/a/1/2.png", "/World/1/2/3.png", "/1/2/3/4/5.png", "/0/0/0/0.png", "/admin/1/2/3.png", "/wmts/1/2/3.png",
         "/assets/1/2/3.png", "/static/1/2/3.png", "/camera/1/2/3.png", "/ogc/1/2/3.png", "/1//2/3.png",
         "//1/2/3.png", "/1/2/3.png/", "/world/1/2/3.png?v=2#x", "/1/2/3.png#frag", "/", "/healthz", "/world.json",
+        "/1/2/3.png?a=/b/c", "/1/2/3.png#a?b", "/1/2/3.png?", "/world/1/2/3.png/", "/12345678901/0/0.png",
+        "/1/-12345678901/0.png", "/1/-/3.png", "/1/2/3@3x.png", "/healthz/1/2/3.png",
     ]
 
     /// A plain target's tile path is read in place from its bytes; every path routes as its
@@ -95,8 +97,14 @@ import TileHTTP
         #expect(try readInPlace("/7/12/34.png") == .route(.tile(TileRoute(layer: nil, z: 7, x: 12, y: 34, scale: 1, format: .png))))
         #expect(try readInPlace("/1/x/3.png") == .badRequest("x \"x\" is not a number"))
         #expect(try readInPlace("/1/2/12345678901.png") == .notFound("y 12345678901 is out of range"))
+        #expect(try readInPlace("/1/2/3.png?a=/b/c") == .route(.tile(TileRoute(layer: nil, z: 1, x: 2, y: 3, scale: 1, format: .png))))
+        #expect(try readInPlace("/healthz/1/2/3.png")
+            == .route(.tile(TileRoute(layer: "healthz", z: 1, x: 2, y: 3, scale: 1, format: .png))))
+        #expect(try readInPlace("/12345678901/0/0.png") == .notFound("z 12345678901 is out of range"))
+        #expect(try readInPlace("/1/-/3.png") == .badRequest("x \"-\" is not a number"))
         for other in ["/", "/healthz", "/a/1/2.png", "/World/1/2/3.png", "/1/2/3/4/5.png", "/admin/1/2/3.png",
-                      "/wmts/1/2/3.png", "/assets/1/2/3.png", "/ogc/1/2/3.png", "/1//2/3.png", "/1/2/3.png/"] {
+                      "/wmts/1/2/3.png", "/assets/1/2/3.png", "/ogc/1/2/3.png", "/static/1/2/3.png", "/camera/1/2/3.png",
+                      "/1//2/3.png", "/1/2/3.png/", "/world/1/2/3.png/"] {
             #expect(try readInPlace(other) == nil, "\(other)")
         }
     }

@@ -15,7 +15,8 @@ public enum Router {
         return match(request.pathSegments)
     }
 
-    /// The route for `segments` (as `HTTPRequest.pathSegments`).
+    /// The route for `segments` (as `HTTPRequest.pathSegments`). A first segment this reads
+    /// before a tile path's is one of `namedPrefixes`, which `plainTile` leaves to it.
     public static func match(_ segments: [String]) -> RouteMatch {
         // A tile path's first segment is a zoom (digits): it skips the named prefixes' compares.
         if let first = segments.first, startsWithLetter(first) {
@@ -64,14 +65,14 @@ public enum Router {
     /// empty segment ("//", a trailing "/"), which the segments drop: `match(_:)` reads those.
     static func plainTile(_ target: UnsafeBufferPointer<UInt8>) -> RouteMatch? {
         // The "/" before each segment, then the path's end.
-        var cuts = SIMD8<Int>()
+        var cuts = SIMD8<Int>()  // room for maxTileSegments + 1
         var count = 0
         var end = 0
         while end < target.count {
             let byte = target[end]
             if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
             if byte == UInt8(ascii: "/") {
-                guard count < 4 else { return nil }
+                guard count < maxTileSegments else { return nil }
                 cuts[count] = end
                 count += 1
             }
@@ -93,7 +94,11 @@ public enum Router {
         }
     }
 
-    /// First segments `match(_:)` reads before a tile path's: a layer cannot be named so.
+    /// Segments of the longest tile path ("/{layer}/{z}/{x}/{y}.{ext}").
+    private static let maxTileSegments = 4
+
+    /// First segments `match(_:)` reads before a tile path's (kept with its checks): a layer
+    /// cannot be named so.
     private static let namedPrefixes = [
         "admin", StaticRouteParser.prefix, CameraRouteParser.prefix, WMTSRoute.prefix, OGCAPIRoute.prefix, "assets",
     ]

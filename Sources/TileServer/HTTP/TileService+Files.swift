@@ -33,6 +33,7 @@ extension TileService {
         // (`layer.fileSource?.…`): looked at here, its existential would be copied for every
         // request, a kept file's too.
         guard let openFiles = layer.openFiles, layer.servesNatively(scale: key.scale) else { return nil }
+        assert(layer.fileSource != nil, "a layer keeps open files only of its file source")
         // On an event loop the caller looked in memory already (`tileResponseWithoutWaiting`).
         if mayBlock, let cached = pipeline.memoryHit(for: key, layer: layer) {
             return hitAnswer(request, cached, layer: layer, scale: key.scale)
