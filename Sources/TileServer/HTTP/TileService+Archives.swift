@@ -27,7 +27,8 @@ extension TileService {
     /// layer's format (the ordinary path says what is wrong), or a vector tile (gzip-compressed
     /// ones are answered per client `Accept-Encoding`, on the ordinary path).
     func archiveTileResponseWithoutWaiting(
-        _ request: HTTPRequest, key: TileKey, layer: Layer, reuse: HTTPAnswerReuse.Mark?, counters: LayerMetrics?
+        _ request: HTTPRequest, key: TileKey, layer: Layer, cors: CORSPolicy, reuse: HTTPAnswerReuse.Mark?,
+        counters: LayerMetrics?
     ) -> HTTPResponse? {
         guard let archive = layer.archiveWithoutWaiting, layer.servesNatively(scale: key.scale) else { return nil }
         let cached = layer.cachesInMemory
@@ -52,7 +53,8 @@ extension TileService {
                   fingerprint.byteCount == bytes.count
             else { return nil }
             named = fingerprint
-            response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: .bytes(bytes))
+            response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, cors: cors,
+                                           body: .bytes(bytes))
         case .lent(let lent, let version, let lastModified):
             // Sent from where the bytes lie; hashed (copied) only for a version not seen before.
             let versionKey = ArchiveTileVersion(contents: version, tile: key.tile)
@@ -69,7 +71,8 @@ extension TileService {
                 guard let copied else { return nil }
                 body = .bytes(copied)
             }
-            response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, body: body)
+            response = fingerprintedAnswer(request, fingerprint, lastModified: lastModified, layer: layer, cors: cors,
+                                           body: body)
         }
         if let keptMark, response.lent == nil, response.preparedHead != nil {
             response.reuse = named.map { keptMark.naming(body: $0) } ?? keptMark

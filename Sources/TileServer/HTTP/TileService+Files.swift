@@ -24,9 +24,10 @@ extension TileService {
     /// without waiting and sent instead). Then its prepared 200 carries `reuse`, when given,
     /// so the loop may send the file again to the same request head (`HTTPHeadMemo`) for a
     /// moment, its descriptor kept open by the answer meanwhile: as `OpenTileFiles` keeps it,
-    /// a replaced file is then served a moment longer. `counters`: the layer's.
+    /// a replaced file is then served a moment longer. `cors`: the policy of the state the
+    /// request was read on; `counters`: the layer's.
     func fileTileResponse(
-        _ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool, counters: LayerMetrics?,
+        _ request: HTTPRequest, key: TileKey, layer: Layer, mayBlock: Bool, cors: CORSPolicy, counters: LayerMetrics?,
         reuse: HTTPAnswerReuse.Mark? = nil
     ) -> HTTPResponse? {
         // A layer has open files only with a file source, which is called where a file is opened
@@ -36,7 +37,7 @@ extension TileService {
         assert(layer.fileSource != nil, "a layer keeps open files only of its file source")
         // On an event loop the caller looked in memory already (`tileResponseWithoutWaiting`).
         if mayBlock, let cached = pipeline.memoryHit(for: key, layer: layer) {
-            return hitAnswer(request, cached, layer: layer, scale: key.scale)
+            return hitAnswer(request, cached, layer: layer, scale: key.scale, cors: cors)
         }
         let opened: TileFile?
         // The fingerprint a kept file carries, when an answer noted it.
@@ -97,7 +98,8 @@ extension TileService {
                 }
             }
             let sendsFile = if case .file = body { true } else { false }
-            response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, body: body)
+            response = fingerprintedAnswer(request, fingerprint, lastModified: file.modified, layer: layer, cors: cors,
+                                           body: body)
             // Only the prepared (unconditional) 200 sent from its file.
             if sendsFile, let reuse, let counters, response.preparedHead != nil {
                 response.reuse = reuse.tagged(counters.repeatedPastTheCache(cached: layer.cachesInMemory))

@@ -23,11 +23,12 @@ extension TileService {
     /// The answer for a tile whose contents' version has `fingerprint` (`TileFingerprints`):
     /// to a conditional request, a head made now (200, or 304 when the client's copy matches)
     /// with `body` on a 200; to an unconditional one, the version's 200 with its head encoded
-    /// once (the body's length is part of the version) and `body` attached.
+    /// once (the body's length is part of the version) and `body` attached. `cors`: the policy
+    /// of the state the request was read on.
     func fingerprintedAnswer(
-        _ request: HTTPRequest, _ fingerprint: TileFingerprint, lastModified: Int, layer: Layer, body: FingerprintedBody
+        _ request: HTTPRequest, _ fingerprint: TileFingerprint, lastModified: Int, layer: Layer, cors: CORSPolicy,
+        body: FingerprintedBody
     ) -> HTTPResponse {
-        let cors = state.cors
         func head() -> HTTPResponse {
             tileHead(request, etag: fingerprint.etag, lastModified: lastModified,
                      lastModifiedText: fingerprint.lastModifiedText, age: nil, layer: layer, cors: cors)

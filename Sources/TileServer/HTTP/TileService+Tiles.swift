@@ -8,11 +8,12 @@ extension TileService {
         _ request: HTTPRequest, _ route: TileRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let (layer, key): (Layer, TileKey)
+        let cors: CORSPolicy
         switch tileLookup(request, route) {
         case .answered(let response): return response
-        case .key(let found, let made): (layer, key) = (found, made)
+        case .key(let found, let made, let state): (layer, key, cors) = (found, made, state.cors)
         }
-        if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true,
+        if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true, cors: cors,
                                        counters: pipeline.metrics[layer.name]) { return sent }
         let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
             completion(answer(request, result, layer: layer, scale: route.scale, cacheUse: cacheUse))
@@ -32,25 +33,31 @@ extension TileService {
         switch tileLookup(request, route) {
         case .answered(let response):
             return response
-        case .key(let layer, let key):
+        case .key(let layer, let key, let state):
+            // The state read once (`tileLookup`): each read takes the service's lock, which
+            // both loops share.
+            let cors = state.cors
             // Each request is counted here, once, for the memory cache's admission of tiles it
             // could send without keeping (files, archive tiles read on the loop).
             let counters = pipeline.metrics[layer.name]
             if let hit = pipeline.memoryHit(for: key, layer: layer, counters: counters, countingRequest: true) {
                 // Pinned: a cached tile changes only with a clear or a reload, which revoke, or
                 // once evicted and read again (`server.cache.reuseHitSeconds` bounds that).
-                return hitAnswer(request, hit, layer: layer, scale: key.scale,
+                return hitAnswer(request, hit, layer: layer, scale: key.scale, cors: cors,
                                  reuse: counters.map { reuse.tagged($0.repeatedHit).pinned() })
             }
-            return fileTileResponse(request, key: key, layer: layer, mayBlock: false, counters: counters, reuse: reuse)
-                ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer, reuse: reuse, counters: counters)
+            return fileTileResponse(request, key: key, layer: layer, mayBlock: false, cors: cors, counters: counters,
+                                    reuse: reuse)
+                ?? archiveTileResponseWithoutWaiting(request, key: key, layer: layer, cors: cors, reuse: reuse,
+                                                     counters: counters)
         }
     }
 
-    /// A tile request's layer and cache key, or the answer that ends it (unknown layer, zoom
-    /// out of range, bad variables).
+    /// A tile request's layer and cache key, with the state they were read from (the rest of
+    /// the request reads its CORS policy there), or the answer that ends it (unknown layer,
+    /// zoom out of range, bad variables).
     enum TileLookup {
-        case key(Layer, TileKey)
+        case key(Layer, TileKey, ServiceState)
         case answered(HTTPResponse)
     }
 
@@ -73,7 +80,7 @@ extension TileService {
         }
         switch layer.variableValues(from: request.queryItems) {
         case .success(let values):
-            return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values))
+            return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values), state)
         case .failure(let problem):
             return .answered(errorAnswer(.badRequest(problem.description), to: request))
         }
@@ -83,12 +90,14 @@ extension TileService {
     /// wrapping a tile in a `Result` on the hot path. A tile's prepared answer carries `reuse`,
     /// when given, so the event loop may give it again to the same request head.
     func hitAnswer(
-        _ request: HTTPRequest, _ outcome: TileOutcome, layer: Layer, scale: Int, reuse: HTTPAnswerReuse.Mark? = nil
+        _ request: HTTPRequest, _ outcome: TileOutcome, layer: Layer, scale: Int, cors: CORSPolicy,
+        reuse: HTTPAnswerReuse.Mark? = nil
     ) -> HTTPResponse {
         guard case .tile(let tile) = outcome else {
             return answer(request, .success(outcome), layer: layer, scale: scale, cacheUse: .hit)
         }
-        return noted(tileAnswer(request, tile, layer: layer, reuse: reuse), cacheUse: .hit, stale: tile.staleAge != nil)
+        return noted(tileAnswer(request, tile, layer: layer, cors: cors, reuse: reuse), cacheUse: .hit,
+                     stale: tile.staleAge != nil)
     }
 
     /// The answer for a pipeline result, noted with the cache's part for the access log.
@@ -113,7 +122,7 @@ extension TileService {
     ) -> HTTPResponse {
         switch result {
         case .success(.tile(let tile)):
-            return tileAnswer(request, tile, layer: layer)
+            return tileAnswer(request, tile, layer: layer, cors: state.cors)
         case .success(.noTile):
             return noTileAnswer(request, layer: layer, scale: scale)
         case .success(.unavailable(let retryAfter)):
@@ -126,11 +135,13 @@ extension TileService {
 
     /// 200 with the tile, or 304 when the client's copy matches. An unconditional request for
     /// a tile that goes out without an `Age` gets the tile's prepared answer.
-    /// The CORS policy is read once, so a prepared answer is kept under the very CORS headers it
-    /// holds (a reload in between cannot file one policy's answer under the other's key).
+    /// `cors` is the policy of the state the request was read on, given once, so a prepared
+    /// answer is kept under the very CORS headers it holds (a reload in between cannot file one
+    /// policy's answer under the other's key).
     /// A gzip-compressed (vector) tile has two representations, chosen per request: never prepared.
-    func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, reuse: HTTPAnswerReuse.Mark? = nil) -> HTTPResponse {
-        let cors = state.cors
+    func tileAnswer(
+        _ request: HTTPRequest, _ tile: ServedTile, layer: Layer, cors: CORSPolicy, reuse: HTTPAnswerReuse.Mark? = nil
+    ) -> HTTPResponse {
         if tile.staleAge == nil && layer.memoryLifetime == nil && !tile.isGzip && !HTTPConditional.isConditional(request.headers) {
             var prepared = tile.preparedResponse(layer: layer, cors: cors.answerKey(for: request)) {
                 freshTileAnswer(request, tile, layer: layer, cors: cors).prepared()
@@ -205,7 +216,7 @@ extension TileService {
             guard let tile = TransparentTile.served(scale: scale, format: layer.format) else {
                 return noTileAnswer(request, layer: layer, scale: scale, as: .noContent)
             }
-            return tileAnswer(request, tile, layer: layer)
+            return tileAnswer(request, tile, layer: layer, cors: state.cors)
         }
     }
 }
