@@ -108,4 +108,13 @@ import TileHTTP
             #expect(try readInPlace(other) == nil, "\(other)")
         }
     }
+
+    /// A path under a named prefix is never a layer's tile path: each prefix is a name the
+    /// configuration refuses for a layer, and the in-place read leaves its paths to the segments.
+    @Test(arguments: Router.namedPrefixes)
+    func namedPrefixesAreReservedAndLeftToTheSegments(_ prefix: String) {
+        #expect(LayerSettings.reservedNames.contains(prefix))
+        var target = "/\(prefix)/1/2/3.png"
+        #expect(target.withUTF8 { Router.plainTile($0) } == nil)
+    }
 }

@@ -16,15 +16,13 @@ public enum Router {
     }
 
     /// The route for `segments` (as `HTTPRequest.pathSegments`). A first segment this reads
-    /// before a tile path's is one of `namedPrefixes`, which `plainTile` leaves to it.
+    /// before a tile path's is a prefix of `prefixRoutes` or `assetsPrefix`, which `plainTile`
+    /// leaves to it.
     public static func match(_ segments: [String]) -> RouteMatch {
         // A tile path's first segment is a zoom (digits): it skips the named prefixes' compares.
-        if let first = segments.first, startsWithLetter(first) {
-            if first == "admin" { return admin(Array(segments.dropFirst())) }
-            if first == StaticRouteParser.prefix { return StaticRouteParser.match(segments) }
-            if first == CameraRouteParser.prefix { return CameraRouteParser.match(segments) }
-            if first == WMTSRoute.prefix { return WMTSRoute.match(segments) }
-            if first == OGCAPIRoute.prefix { return OGCAPIRoute.match(segments) }
+        if let first = segments.first, startsWithLetter(first),
+           let named = prefixRoutes.first(where: { $0.prefix == first }) {
+            return named.match(segments)
         }
         switch segments.count {
         case 0:
@@ -40,7 +38,7 @@ public enum Router {
                 if isLayerName(layer) { return .route(.tileJSON(layer: layer)) }
             }
             return .notFound("no such path")
-        case 2 ... 4 where segments[0] == "assets":
+        case 2 ... 4 where segments[0] == assetsPrefix:
             return .route(.asset(path: Array(segments.dropFirst())))
         case 3 where !startsWithLetter(segments[0]):
             return tile(layer: nil, segments[0], segments[1], segments[2])
@@ -61,7 +59,7 @@ public enum Router {
 
     /// The route of a plain target's path (`HTTPRequest.plainTarget`, up to "?" or "#") when it
     /// has a tile path's shape: three segments, or four whose first names a layer (not a named
-    /// prefix or "assets", which `match(_:)` reads first); nil for any other path, and for an
+    /// prefix, `isNamedPrefix`, which `match(_:)` reads first); nil for any other path, and for an
     /// empty segment ("//", a trailing "/"), which the segments drop: `match(_:)` reads those.
     static func plainTile(_ target: UnsafeBufferPointer<UInt8>) -> RouteMatch? {
         // The "/" before each segment, then the path's end.
@@ -86,8 +84,7 @@ public enum Router {
             return tile(layer: nil, z: segment(0), x: segment(1), yFile: segment(2))
         case 4:
             let layer = segment(0)
-            guard LayerSettings.isValidName(layer), !namedPrefixes.contains(where: { $0.utf8.elementsEqual(layer) })
-            else { return nil }
+            guard LayerSettings.isValidName(layer), !isNamedPrefix(layer) else { return nil }
             return tile(layer: String(decoding: layer, as: UTF8.self), z: segment(1), x: segment(2), yFile: segment(3))
         default:
             return nil
@@ -97,11 +94,29 @@ public enum Router {
     /// Segments of the longest tile path ("/{layer}/{z}/{x}/{y}.{ext}").
     private static let maxTileSegments = 4
 
-    /// First segments `match(_:)` reads before a tile path's (kept with its checks): a layer
-    /// cannot be named so.
-    private static let namedPrefixes = [
-        "admin", StaticRouteParser.prefix, CameraRouteParser.prefix, WMTSRoute.prefix, OGCAPIRoute.prefix, "assets",
+    /// The first segments `match(_:)` reads before a tile path's, each with the parser of the
+    /// paths under it (given the whole path). A layer cannot be named so, and `plainTile` leaves
+    /// a path that starts with one to `match(_:)`.
+    private static let prefixRoutes: [(prefix: String, match: @Sendable ([String]) -> RouteMatch)] = [
+        ("admin", { admin(Array($0.dropFirst())) }),
+        (StaticRouteParser.prefix, StaticRouteParser.match),
+        (CameraRouteParser.prefix, CameraRouteParser.match),
+        (WMTSRoute.prefix, WMTSRoute.match),
+        (OGCAPIRoute.prefix, OGCAPIRoute.match),
     ]
+
+    /// The first segment of the front page's files (`/assets/...`), which `match(_:)` also
+    /// reads before a tile path's.
+    private static let assetsPrefix = "assets"
+
+    /// Every first segment `match(_:)` reads before a tile path's (configuration refuses them
+    /// as layer names: `LayerSettings.reservedNames`).
+    static var namedPrefixes: [String] { prefixRoutes.map(\.prefix) + [assetsPrefix] }
+
+    /// Whether `segment` is a first segment `match(_:)` reads before a tile path's.
+    private static func isNamedPrefix(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        assetsPrefix.utf8.elementsEqual(segment) || prefixRoutes.contains { $0.prefix.utf8.elementsEqual(segment) }
+    }
 
     private static func tile(layer: String?, _ zText: String, _ xText: String, _ yFile: String) -> RouteMatch {
         // Read on the contiguous UTF-8 (a small string is copied to the stack).
