@@ -96,4 +96,24 @@ import TilePNG
             try Configuration.parse(yaml: "server: {cors: [\"*\"]}\nlayers:\n  - {name: d, source: {type: debug}}\n", file: folder.path + "/t.yml")
         }
     }
+
+    /// "No tile" in each of its forms carries the CORS headers of the request's origin, when
+    /// read from the source and when the memory cache answers it (a hit of "no tile").
+    @Test func noTileAnswersCarryCORS() async throws {
+        let tiles = TemporaryFolder()
+        tiles.write("0/0/0.png", Fixtures.worldTile(0, 0, 0))
+        let service = try Fixtures.service(extraYAML: """
+          - {name: missing, source: {type: directory, path: \(tiles.path)}, maxZoom: 2}
+          - {name: nocontent, source: {type: directory, path: \(tiles.path)}, maxZoom: 2, emptyTile: "204"}
+          - {name: blank, source: {type: directory, path: \(tiles.path)}, maxZoom: 2, emptyTile: transparent}
+        """, server: ", cors: [\"https://a.example\", \"https://b.example\"]", folder: folder)
+        for (layer, status) in [("missing", HTTPStatus.notFound), ("nocontent", .noContent), ("blank", .ok)] {
+            for origin in ["https://a.example", "https://b.example", "https://a.example"] {
+                let response = try await service.get("/\(layer)/1/1/1.png", headers: [.origin: origin])
+                #expect(response.status == status, "\(layer)")
+                #expect(response.headers[.accessControlAllowOrigin] == origin, "\(layer) \(origin)")
+                #expect(response.headers[.vary] == "Origin", "\(layer)")
+            }
+        }
+    }
 }

@@ -109,12 +109,23 @@ import TileHTTP
         }
     }
 
-    /// A path under a named prefix is never a layer's tile path: each prefix is a name the
-    /// configuration refuses for a layer, and the in-place read leaves its paths to the segments.
-    @Test(arguments: Router.namedPrefixes)
-    func namedPrefixesAreReservedAndLeftToTheSegments(_ prefix: String) {
-        #expect(LayerSettings.reservedNames.contains(prefix))
-        var target = "/\(prefix)/1/2/3.png"
-        #expect(target.withUTF8 { Router.plainTile($0) } == nil)
+    /// A path under a named prefix is never a layer's tile path: the prefixes are the ones the
+    /// routes have, each a name the configuration refuses for a layer, and their paths go to
+    /// their own parsers, not to a tile.
+    @Test func namedPrefixesAreReservedAndNotTiles() {
+        #expect(Set(Router.namedPrefixes) == ["admin", "assets", "camera", "ogc", "static", "wmts"])
+        for prefix in Router.namedPrefixes {
+            #expect(LayerSettings.reservedNames.contains(prefix), "\(prefix)")
+            #expect(LayerSettings.isValidName(prefix), "\(prefix)")
+            if case .route(.tile) = Router.match([prefix, "1", "2", "3.png"]) { Issue.record("\(prefix) routed as a tile") }
+        }
+    }
+
+    /// Every name a layer may not take routes the same read in place as from its segments, so a
+    /// route prefix the in-place read does not know of cannot be taken for a layer's tile path.
+    @Test(arguments: LayerSettings.reservedNames.sorted())
+    func reservedNamesRouteAsTheirSegments(_ name: String) throws {
+        let request = try HTTPRequest(method: .get, target: "/\(name)/1/2/3.png")
+        #expect(Router.match(request) == Router.match(request.pathSegments))
     }
 }

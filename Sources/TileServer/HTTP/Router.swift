@@ -19,7 +19,8 @@ public enum Router {
     /// before a tile path's is a prefix of `prefixRoutes` or `assetsPrefix`, which `plainTile`
     /// leaves to it.
     public static func match(_ segments: [String]) -> RouteMatch {
-        // A tile path's first segment is a zoom (digits): it skips the named prefixes' compares.
+        // A default-layer tile path's first segment is a zoom (digits): it skips the named
+        // prefixes' compares.
         if let first = segments.first, startsWithLetter(first),
            let named = prefixRoutes.first(where: { $0.prefix == first }) {
             return named.match(segments)

@@ -45,7 +45,7 @@ extension TileService {
         case .mustWait:
             return nil
         case .noTile:
-            response = noTileAnswer(request, layer: layer, scale: key.scale)
+            response = noTileAnswer(request, layer: layer, scale: key.scale, cors: cors)
         case .tile(let bytes, let version, let lastModified):
             let versionKey = ArchiveTileVersion(contents: version, tile: key.tile)
             guard let fingerprint = pipeline.archiveFingerprints.fingerprint(

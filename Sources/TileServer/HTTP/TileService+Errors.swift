@@ -6,9 +6,15 @@ extension TileService {
     /// text body, `Cache-Control` (5xx, 503 and 401: `no-store`; a layer's "no tile": the layer's;
     /// other 4xx: short) and CORS. Server-side failures are logged here, once.
     func errorAnswer(_ error: ServiceError, to request: HTTPRequest) -> HTTPResponse {
+        errorAnswer(error, to: request, cors: state.cors)
+    }
+
+    /// `errorAnswer(_:to:)` with the CORS policy of the state a request already read (a tile
+    /// request's lookup), so the answer takes no second read of the service's state.
+    func errorAnswer(_ error: ServiceError, to request: HTTPRequest, cors: CORSPolicy) -> HTTPResponse {
         let (status, text, caching, extra) = parts(of: error, request: request)
         var headers = HTTPHeaders()
-        state.cors.addHeaders(to: &headers, for: request)
+        cors.addHeaders(to: &headers, for: request)
         headers.add(.cacheControl, caching)
         for (name, value) in extra { headers.add(name, value) }
         return .text(status, text, headers: headers)

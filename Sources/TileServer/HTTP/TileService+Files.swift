@@ -105,7 +105,7 @@ extension TileService {
                 response.reuse = reuse.tagged(counters.repeatedPastTheCache(cached: layer.cachesInMemory))
             }
         } else {
-            response = noTileAnswer(request, layer: layer, scale: key.scale)
+            response = noTileAnswer(request, layer: layer, scale: key.scale, cors: cors)
         }
         counters?.countPastTheCache(cached: layer.cachesInMemory)
         response.noteTile(.notHit(cached: layer.cachesInMemory))

@@ -16,9 +16,9 @@ extension TileService {
         if let sent = fileTileResponse(request, key: key, layer: layer, mayBlock: true, cors: cors,
                                        counters: pipeline.metrics[layer.name]) { return sent }
         let now = pipeline.outcome(for: key, layer: layer) { [self] result, cacheUse in
-            completion(answer(request, result, layer: layer, scale: route.scale, cacheUse: cacheUse))
+            completion(answer(request, result, layer: layer, scale: route.scale, cors: cors, cacheUse: cacheUse))
         }
-        return now.map { answer(request, $0.result, layer: layer, scale: route.scale, cacheUse: $0.cache) }
+        return now.map { answer(request, $0.result, layer: layer, scale: route.scale, cors: cors, cacheUse: $0.cache) }
     }
 
     /// The answer to a tile request when it needs no wait — a bad request, a memory hit, a tile
@@ -53,9 +53,9 @@ extension TileService {
         }
     }
 
-    /// A tile request's layer and cache key, with the state they were read from (the rest of
-    /// the request reads its CORS policy there), or the answer that ends it (unknown layer,
-    /// zoom out of range, bad variables).
+    /// A tile request's layer and cache key, with the state they were read from (every answer
+    /// to the request, a tile, "no tile" or an error, takes its CORS policy from there), or the
+    /// answer that ends it (unknown layer, zoom out of range, bad variables).
     enum TileLookup {
         case key(Layer, TileKey, ServiceState)
         case answered(HTTPResponse)
@@ -66,23 +66,25 @@ extension TileService {
         guard let layer = route.layer.map({ state.layers[$0] }) ?? state.layers.defaultLayer else {
             let message = route.layer.map { "unknown layer \"\($0)\"" }
                 ?? "no default layer is configured; use /{layer}/{z}/{x}/{y}.{ext}"
-            return .answered(errorAnswer(.notFound(message), to: request))
+            return .answered(errorAnswer(.notFound(message), to: request, cors: state.cors))
         }
-        if let problem = formatProblem(route, layer: layer) { return .answered(errorAnswer(.notFound(problem), to: request)) }
+        if let problem = formatProblem(route, layer: layer) {
+            return .answered(errorAnswer(.notFound(problem), to: request, cors: state.cors))
+        }
         guard let tile = layer.tileCoordinate(z: route.z, x: route.x, y: route.y) else {
             if route.z < layer.minZoom || route.z > layer.maxZoom {
                 return .answered(errorAnswer(
                     .notFound("zoom \(route.z) is outside layer \"\(layer.name)\"'s range \(layer.minZoom)-\(layer.maxZoom)"),
-                    to: request))
+                    to: request, cors: state.cors))
             }
             return .answered(errorAnswer(.notFound("y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)"),
-                                         to: request))
+                                         to: request, cors: state.cors))
         }
         switch layer.variableValues(from: request.queryItems) {
         case .success(let values):
             return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values), state)
         case .failure(let problem):
-            return .answered(errorAnswer(.badRequest(problem.description), to: request))
+            return .answered(errorAnswer(.badRequest(problem.description), to: request, cors: state.cors))
         }
     }
 
@@ -94,20 +96,21 @@ extension TileService {
         reuse: HTTPAnswerReuse.Mark? = nil
     ) -> HTTPResponse {
         guard case .tile(let tile) = outcome else {
-            return answer(request, .success(outcome), layer: layer, scale: scale, cacheUse: .hit)
+            return answer(request, .success(outcome), layer: layer, scale: scale, cors: cors, cacheUse: .hit)
         }
         return noted(tileAnswer(request, tile, layer: layer, cors: cors, reuse: reuse), cacheUse: .hit,
                      stale: tile.staleAge != nil)
     }
 
-    /// The answer for a pipeline result, noted with the cache's part for the access log.
+    /// The answer for a pipeline result, noted with the cache's part for the access log. `cors`:
+    /// the policy of the state the request's layer was found in.
     func answer(
-        _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int,
+        _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int, cors: CORSPolicy,
         cacheUse: TileCacheUse
     ) -> HTTPResponse {
         var stale = false
         if case .success(.tile(let tile)) = result { stale = tile.staleAge != nil }
-        return noted(answer(request, result, layer: layer, scale: scale), cacheUse: cacheUse, stale: stale)
+        return noted(answer(request, result, layer: layer, scale: scale, cors: cors), cacheUse: cacheUse, stale: stale)
     }
 
     /// A tile answer labelled for the access log (the cache's part, ",stale" for a stale copy)
@@ -118,18 +121,18 @@ extension TileService {
     }
 
     private func answer(
-        _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int
+        _ request: HTTPRequest, _ result: Result<TileOutcome, TileFailure>, layer: Layer, scale: Int, cors: CORSPolicy
     ) -> HTTPResponse {
         switch result {
         case .success(.tile(let tile)):
-            return tileAnswer(request, tile, layer: layer, cors: state.cors)
+            return tileAnswer(request, tile, layer: layer, cors: cors)
         case .success(.noTile):
-            return noTileAnswer(request, layer: layer, scale: scale)
+            return noTileAnswer(request, layer: layer, scale: scale, cors: cors)
         case .success(.unavailable(let retryAfter)):
             return errorAnswer(.unavailable("this tile of layer \"\(layer.name)\" is not available now; retry later",
-                                            retryAfter: retryAfter), to: request)
+                                            retryAfter: retryAfter), to: request, cors: cors)
         case .failure(let failure):
-            return errorAnswer(.tileFailed(failure, layer: layer.name), to: request)
+            return errorAnswer(.tileFailed(failure, layer: layer.name), to: request, cors: cors)
         }
     }
 
@@ -201,22 +204,25 @@ extension TileService {
         return HTTPResponse(status: fresh ? .notModified : .ok, headers: headers)
     }
 
-    /// The layer's "no tile" answer: 404, 204 or a transparent tile, all cacheable.
-    func noTileAnswer(_ request: HTTPRequest, layer: Layer, scale: Int, as answer: EmptyTileAnswer? = nil) -> HTTPResponse {
+    /// The layer's "no tile" answer: 404, 204 or a transparent tile, all cacheable. `cors`: the
+    /// policy of the state the request's layer was found in.
+    func noTileAnswer(
+        _ request: HTTPRequest, layer: Layer, scale: Int, cors: CORSPolicy, as answer: EmptyTileAnswer? = nil
+    ) -> HTTPResponse {
         let caching = layer.cacheControl
         switch answer ?? layer.settings.emptyTile {
         case .notFound:
-            return errorAnswer(.noTile(layer: layer.name, cacheControl: caching), to: request)
+            return errorAnswer(.noTile(layer: layer.name, cacheControl: caching), to: request, cors: cors)
         case .noContent:
             var headers: HTTPHeaders = [.cacheControl: caching]
-            addCORS(to: &headers, for: request)
+            cors.addHeaders(to: &headers, for: request)
             return HTTPResponse(status: .noContent, headers: headers)
         case .transparent:
             // SPEC: an empty vector tile may be a 204 (raster formats without a codec are refused at start-up).
             guard let tile = TransparentTile.served(scale: scale, format: layer.format) else {
-                return noTileAnswer(request, layer: layer, scale: scale, as: .noContent)
+                return noTileAnswer(request, layer: layer, scale: scale, cors: cors, as: .noContent)
             }
-            return tileAnswer(request, tile, layer: layer, cors: state.cors)
+            return tileAnswer(request, tile, layer: layer, cors: cors)
         }
     }
 }

@@ -12,8 +12,8 @@ import TileProviders
 
 /// The tile service: every route of tilelayer, as an `HTTPResponder`.
 public final class TileService: HTTPResponder {
-    /// The frozen settings and layers it serves now; a reload swaps in a new one. A request reads
-    /// it once and finishes on it.
+    /// The frozen settings and layers it serves now; a reload swaps in a new one. A tile request
+    /// reads it once (`tileLookup`) and finishes on it; other routes read it where they need it.
     public var state: ServiceState { current.withLock { $0 } }
     let current: Mutex<ServiceState>
     /// Where `/admin/reload` and SIGHUP read the configuration from (nil: reload is off).
