@@ -63,28 +63,25 @@ extension TileService {
 
     private func tileLookup(_ request: HTTPRequest, _ route: TileRoute) -> TileLookup {
         let state = self.state
+        // A refusal, with the CORS headers of the state read here.
+        func refused(_ error: ServiceError) -> TileLookup { .answered(errorAnswer(error, to: request, cors: state.cors)) }
         guard let layer = route.layer.map({ state.layers[$0] }) ?? state.layers.defaultLayer else {
-            let message = route.layer.map { "unknown layer \"\($0)\"" }
-                ?? "no default layer is configured; use /{layer}/{z}/{x}/{y}.{ext}"
-            return .answered(errorAnswer(.notFound(message), to: request, cors: state.cors))
+            return refused(.notFound(route.layer.map { "unknown layer \"\($0)\"" }
+                ?? "no default layer is configured; use /{layer}/{z}/{x}/{y}.{ext}"))
         }
-        if let problem = formatProblem(route, layer: layer) {
-            return .answered(errorAnswer(.notFound(problem), to: request, cors: state.cors))
-        }
+        if let problem = formatProblem(route, layer: layer) { return refused(.notFound(problem)) }
         guard let tile = layer.tileCoordinate(z: route.z, x: route.x, y: route.y) else {
             if route.z < layer.minZoom || route.z > layer.maxZoom {
-                return .answered(errorAnswer(
-                    .notFound("zoom \(route.z) is outside layer \"\(layer.name)\"'s range \(layer.minZoom)-\(layer.maxZoom)"),
-                    to: request, cors: state.cors))
+                return refused(.notFound(
+                    "zoom \(route.z) is outside layer \"\(layer.name)\"'s range \(layer.minZoom)-\(layer.maxZoom)"))
             }
-            return .answered(errorAnswer(.notFound("y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)"),
-                                         to: request, cors: state.cors))
+            return refused(.notFound("y \(route.y) is outside 0-\((1 << route.z) - 1) at zoom \(route.z)"))
         }
         switch layer.variableValues(from: request.queryItems) {
         case .success(let values):
             return .key(layer, TileKey(layer: layer.name, tile: tile, scale: route.scale, variables: values), state)
         case .failure(let problem):
-            return .answered(errorAnswer(.badRequest(problem.description), to: request, cors: state.cors))
+            return refused(.badRequest(problem.description))
         }
     }
 
