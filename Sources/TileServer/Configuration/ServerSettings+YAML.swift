@@ -32,10 +32,8 @@ extension ServerSettings {
             let token = try value.string()
             adminToken = token.isEmpty ? nil : token
         }
-        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis", "reuseSeconds", "reuseHitSeconds"]) {
+        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis"]) {
             if let value = cache["memoryBytes"] { cacheMemoryBytes = try value.int(in: 0 ... Int.max) }
-            if let value = cache["reuseSeconds"] { reuseSeconds = try value.double(in: 0 ... 60) }
-            if let value = cache["reuseHitSeconds"] { reuseHitSeconds = try value.double(in: 0 ... 60) }
             if let value = cache["redis"] { redis = try RedisCacheSettings(node: value) }
         }
         if let limits = try keys["limits"]?.mapping(allowed: [

@@ -9,7 +9,7 @@ extension TileService {
     public func outcome(
         layer: Layer, tile: TileCoordinate, scale: Int = 1, variables: [String: String] = [:]
     ) async -> Result<TileOutcome, TileFailure> {
-        await pipeline.outcome(for: TileKey(layer: layer.name, tile: tile, scale: scale, variables: variables), layer: layer)
+        await pipeline.outcome(for: TileKey(layer: layer.name, tile: tile, scale: scale, variables: variables), layer: layer).result
     }
 
     /// Drops the cached tiles of the layer called `layer` for which `matches` holds (all when
@@ -30,16 +30,16 @@ extension TileService {
         }
     }
 
-    /// Drops the cached tiles of `layer` for which `matches` holds (all when nil), and those of
-    /// the composites over it in `state`; then revokes the answers the event loops may give again
-    /// (`HTTPHeadMemo`), so none given after this returns holds a cleared tile (a reload in
-    /// between revokes again at its end). Blocking file I/O (`TilePipeline.clear`).
+    /// Checks the files behind `layer` again, then drops its cached tiles for which `matches`
+    /// holds (all when nil), and those of the composites over it in `state`. Blocking file I/O
+    /// (`TilePipeline.clear`).
     func clear(
         _ layer: Layer, where matches: (@Sendable (TileKey) -> Bool)?, in state: ServiceState
     ) -> Result<Int?, CacheError> {
-        let result = pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: layer.name))
-        answerReuse.revoke()
-        return result
+        // The files behind the layer are checked now (an archive replaced a moment ago is
+        // reopened), so the very next request reads what is on disk (SPEC "Freshness").
+        layer.recheckSources()
+        return pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: layer.name))
     }
 
     /// Suspends until at most `limit` disk-tier writes are queued (0: all on disk). A seeder

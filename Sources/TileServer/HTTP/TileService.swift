@@ -36,9 +36,6 @@ public final class TileService: HTTPResponder {
     let draining = Atomic<Bool>(false)
     /// Runs reloads one at a time.
     let reloads = DispatchQueue(label: "tilelayer.reload")
-    /// Marks the tile answers the event loops may give again to the same request head
-    /// (`HTTPHeadMemo`); revoked after every cache clear and at the end of every reload.
-    let answerReuse = HTTPAnswerReuse()
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
     /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own);
@@ -80,42 +77,35 @@ public final class TileService: HTTPResponder {
     public var cacheStatistics: CacheStatistics { pipeline.cache.statistics }
 
     /// Answers on the calling event loop what needs no wait (pages, JSON, metrics, tiles in
-    /// memory or in a file kept open); hands everything else to the workers, whose answer comes
-    /// through `completion`. A full worker queue is a 503 at once.
+    /// memory or in a file the kernel's caches hold); hands everything else to the workers (or a
+    /// fill under way), whose answer comes through `completion`. A full worker queue is a 503 at once.
     public func respond(
         to request: HTTPRequest, context: HTTPRequestContext,
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let (route, early) = classify(request)
         if let early { return early.labelled(route) }
-        if let now = answerWithoutWaiting(request, route) { return now.labelled(route) }
-        let labelled: @Sendable (HTTPResponse) -> Void = { completion($0.labelled(route)) }
-        let queued = workers.submit { [self] in
-            if let now = answer(request, route, completion: labelled) { labelled(now) }
-        }
-        guard queued else {
-            return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: request).labelled(route)
-        }
-        return nil
-    }
-
-    /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the answer it
-    /// repeats (a memory hit, a tile file sent), in the layer's counters its mark carries.
-    public func answeredAgain(_ response: HTTPResponse) {
-        (response.reuse?.tag as? RepeatedAnswerCount)?.count()
-    }
-
-    /// The answer when it needs no wait; nil when the request must go to the workers.
-    func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
         switch route {
+        case .tile(let tile):
+            // Tile answers label themselves (`noted`): `completion` is passed on as it is.
+            return tileAnswer(request, tile, completion: completion)?.labelled(route)
+        case .wmts, .ogcAPI:
+            switch ogcResolution(request, route) {
+            case .answer(let response): return response.labelled(route)
+            case .tile(let tileRequest, let tile): return tileAnswer(tileRequest, tile, completion: completion)?.labelled(route)
+            }
         case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics, .camera:
             // Memory and arithmetic only (the camera API computes; it reads no tile).
-            return answer(request, route, completion: { _ in })
-        case .tile(let tile):
-            return tileResponseWithoutWaiting(request, tile)
-        case .wmts, .ogcAPI:
-            return ogcResponseWithoutWaiting(request, route)
-        case .staticMap, .clearCache, .reload, .readiness:  // readiness stats the layers' files
+            return answer(request, route, completion: { _ in })?.labelled(route)
+        case .staticMap, .clearCache, .reload, .readiness:
+            // Views read tiles, admin work and readiness touch files: on the workers.
+            let labelled: @Sendable (HTTPResponse) -> Void = { completion($0.labelled(route)) }
+            let queued = workers.submit { [self] in
+                if let now = answer(request, route, completion: labelled) { labelled(now) }
+            }
+            guard queued else {
+                return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: request).labelled(route)
+            }
             return nil
         }
     }
@@ -123,10 +113,6 @@ public final class TileService: HTTPResponder {
     /// The route of a readable request, or the early answer (bad path, method, preflight).
     func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
         let match = Router.match(request)
-        // Only admin routes may carry a body (and none needs one); a tile route refuses it.
-        if case .route(let matched) = match, !matched.isAdmin, request.announcedBodyLength > 0 {
-            return (matched, errorAnswer(.bodyNotTaken, to: request))
-        }
         switch match {
         case .route(let matched) where matched.isAdmin:
             guard request.method == .post else {
@@ -134,9 +120,12 @@ public final class TileService: HTTPResponder {
             }
             return (matched, nil)
         case .route(let matched):
+            // RFC 9110 §15.5.6: the method is judged first (405 with `Allow`); then a body, which
+            // only admin routes may carry, is refused (413).
             switch request.method {
-            case .get, .head: return (matched, nil)
-            case .options: return (matched, preflight(request))
+            case .get, .head, .options:
+                guard request.announcedBodyLength == 0 else { return (matched, errorAnswer(.bodyNotTaken, to: request)) }
+                return (matched, request.method == .options ? preflight(request) : nil)
             default:
                 return (matched, errorAnswer(.methodNotAllowed(method: "\(request.method)", allow: Self.readMethods), to: request))
             }
@@ -160,10 +149,14 @@ public final class TileService: HTTPResponder {
         case .readiness: return readinessAnswer()
         case .tileJSONIndex: return tileJSONIndex(request)
         case .tileJSON(let name): return tileJSON(request, layer: name)
-        case .tile(let tile): return tileResponse(request, tile, completion: completion)
+        case .tile(let tile): return tileAnswer(request, tile, completion: completion)
         case .staticMap(let view): return staticResponse(request, view, completion: completion)
         case .camera(let view): return cameraResponse(request, view)
-        case .wmts, .ogcAPI: return ogcResponse(request, route, completion: completion)
+        case .wmts, .ogcAPI:
+            switch ogcResolution(request, route) {
+            case .answer(let response): return response
+            case .tile(let tileRequest, let tile): return tileAnswer(tileRequest, tile, completion: completion)
+            }
         case .metrics: return metricsPage()
         case .clearCache, .reload: return adminResponse(request, route)
         }
@@ -200,11 +193,8 @@ extension TileService {
                 continuation.resume(returning: now)
             }
         }
-        // Tile files (see `fileTileResponse`) and the memory cache's bodies (`HTTPBodyArena`).
-        if let file = response.file, let bytes = file.read() {
-            response.body = bytes
-            response.file = nil
-        }
+        // Tile files (`fileTileAnswer`) and the memory cache's bodies (`BodyArena`).
+        if let file = response.file, let bytes = file.read() { response.body = bytes }
         return response
     }
 }

@@ -6,9 +6,12 @@ import Darwin
 #endif
 import Synchronization
 
+// BodyStore: bytes kept in a memory file, so they go to a socket with `sendfile`; knows no
+// HTTP and no tiles. Invariant: no body's pages are ever written over while a send may hold them.
+
 /// Where bodies sent many times are kept so they go to the socket with `sendfile`, without a
 /// copy from the process into the kernel (nginx's way with files, for bytes held in memory): the
-/// memory cache's tiles, and the answers a loop gives again most (`HTTPWireAnswer`).
+/// memory cache's tiles.
 ///
 /// The bodies live in one sparse memory file (`memfd_create`): each at its own page-aligned
 /// offset, and its pages are freed (a punched hole) when the last holder — the cache entry, or
@@ -16,9 +19,7 @@ import Synchronization
 /// kernel holds them until they are sent, and no later body is ever written over them, so a
 /// slow client can never receive another body's bytes. Offsets only grow; when the file's
 /// (virtual) size is used up, a new file takes over and the old one closes with its last body.
-/// A body's first page alone may be written again by its owner (`HTTPArenaBody.replaceFirstPage`),
-/// and only after it is punched out: a send in progress keeps the old page.
-public final class HTTPBodyArena: Sendable {
+public final class BodyArena: Sendable {
     /// The memory file.
     let descriptor: Int32
     /// The next free offset.
@@ -37,13 +38,13 @@ public final class HTTPBodyArena: Sendable {
 
     /// The arena new bodies go to, or nil when memory files cannot be made here (then bodies
     /// stay in the process and go out with `writev`).
-    private static let current = Mutex<HTTPBodyArena?>(HTTPBodyArena.make())
+    private static let current = Mutex<BodyArena?>(BodyArena.make())
 
-    private static func make() -> HTTPBodyArena? {
+    private static func make() -> BodyArena? {
         #if os(Linux)
         guard !shmemMayUseLargePages() else { return nil }
         let fd = clinux_memory_file("tilelayer-bodies", fileSize)
-        return fd >= 0 ? HTTPBodyArena(descriptor: fd) : nil
+        return fd >= 0 ? BodyArena(descriptor: fd) : nil
         #else
         return nil  // no memory files: bodies stay in the process
         #endif
@@ -69,7 +70,7 @@ public final class HTTPBodyArena: Sendable {
 
     /// A copy of `bytes` in the current arena, or nil when there is none, it cannot take them,
     /// or they are shorter than `minimumBytes`.
-    public static func store(_ bytes: [UInt8]) -> HTTPArenaBody? {
+    public static func store(_ bytes: [UInt8]) -> ArenaBody? {
         guard bytes.count >= minimumBytes, let body = place(count: bytes.count) else { return nil }
         return bytes.withUnsafeBytes { body.write($0, at: 0) } ? body : nil
     }
@@ -79,9 +80,9 @@ public final class HTTPBodyArena: Sendable {
 
     /// Pages for a body of `count` bytes in the current arena, not written yet; nil when there
     /// is no arena or it cannot take them.
-    static func place(count: Int) -> HTTPArenaBody? {
+    static func place(count: Int) -> ArenaBody? {
         let span = span(of: count)
-        let placed: (HTTPBodyArena, Int)? = current.withLock { arena in
+        let placed: (BodyArena, Int)? = current.withLock { arena in
             guard let current = arena else { return nil }
             if let offset = current.reserve(span) { return (current, offset) }
             // This file is used up: a new one takes over (the old one closes with its last body).
@@ -90,7 +91,7 @@ public final class HTTPBodyArena: Sendable {
             return (fresh, offset)
         }
         guard let (arena, offset) = placed else { return nil }
-        return HTTPArenaBody(arena: arena, offset: offset, count: count, span: span)
+        return ArenaBody(arena: arena, offset: offset, count: count, span: span)
     }
 
     private func reserve(_ span: Int) -> Int? {
@@ -123,46 +124,50 @@ public final class HTTPBodyArena: Sendable {
     }
 }
 
-/// One body in an `HTTPBodyArena`: sent with `sendfile`, read back with `pread`; its pages are
+/// One body in an `BodyArena`: sent with `sendfile`, read back with `pread`; its pages are
 /// freed when the last holder lets it go.
-public final class HTTPArenaBody: Sendable {
-    private let arena: HTTPBodyArena
-    private let offset: Int
+public final class ArenaBody: Sendable {
+    private let arena: BodyArena
+    private let start: Int
     /// The body's length.
     public let count: Int
     /// The pages it takes (its length rounded up to whole pages).
     public let span: Int
 
-    fileprivate init(arena: HTTPBodyArena, offset: Int, count: Int, span: Int) {
+    fileprivate init(arena: BodyArena, offset: Int, count: Int, span: Int) {
         self.arena = arena
-        self.offset = offset
+        self.start = offset
         self.count = count
         self.span = span
     }
 
-    deinit { _ = arena.release(offset: offset, span: span) }
+    deinit { _ = arena.release(offset: start, span: span) }
 
-    /// The body as a response body sent from the memory file (kept alive while queued).
-    public var fileBody: HTTPFileBody {
-        HTTPFileBody(descriptor: arena.descriptor, offset: offset, count: count, owner: self, shared: true)
+    /// The memory file holding the body (open while this object lives).
+    public var descriptor: Int32 { arena.descriptor }
+    /// Where the body starts in the memory file.
+    public var offset: Int { start }
+
+    /// The bytes, read back (a send does not need this); nil when a page cannot come back (a
+    /// tight memory cgroup), never other bytes.
+    public func read() -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(arena.descriptor, buffer.baseAddress! + done, count - done, off_t(start + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { failed = true; break }
+                done += n
+            }
+            initialized = done
+        }
+        return failed ? nil : bytes
     }
-
-    /// The bytes, read back (a hit sends them without this); nil when a page cannot come back
-    /// (a tight memory cgroup), never other bytes.
-    public func read() -> [UInt8]? { fileBody.read() }
 
     /// Writes `bytes` at `position` of the body, whole or not at all (false).
     func write(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Bool {
         precondition(position >= 0 && position + bytes.count <= count, "a write outside the body")
-        return arena.write(bytes, at: offset + position)
-    }
-
-    /// Writes the body's first page (or all of a shorter body) again as `bytes`: the old page is
-    /// punched out first, so a send that still holds it sends it as it was. False when either
-    /// step fails; then the page may be a hole, and the body must not be sent again.
-    func replaceFirstPage(with bytes: [UInt8]) -> Bool {
-        precondition(bytes.count == min(count, HTTPBodyArena.pageSize), "the first page, whole")
-        guard arena.release(offset: offset, span: HTTPBodyArena.pageSize) else { return false }
-        return bytes.withUnsafeBytes { write($0, at: 0) }
+        return arena.write(bytes, at: start + position)
     }
 }
