@@ -87,11 +87,11 @@ import TileHTTP
 
     @Test func helpLinesAreAddedOnceBeforeKnownTypes() {
         let input = Array("# TYPE tilelayer_cache_bytes gauge\ntilelayer_cache_bytes 1\n# TYPE x gauge\nx 2\n".utf8)
-        let output = String(decoding: TileService.addingHelp(to: input), as: UTF8.self)
+        let output = String(decoding: PageEndpoint.addingHelp(to: input), as: UTF8.self)
         #expect(output == "# HELP tilelayer_cache_bytes Bytes held in the memory cache now.\n"
             + "# TYPE tilelayer_cache_bytes gauge\ntilelayer_cache_bytes 1\n# TYPE x gauge\nx 2\n")
-        #expect(TileService.addingHelp(to: Array(output.utf8)) == Array(output.utf8))
-        #expect(TileService.addingHelp(to: []) == [])
+        #expect(PageEndpoint.addingHelp(to: Array(output.utf8)) == Array(output.utf8))
+        #expect(PageEndpoint.addingHelp(to: []) == [])
     }
 
     @Test(arguments: [

@@ -58,7 +58,7 @@ extension TileService {
             removed: old.layers.layers.filter { layers[$0.name] == nil }.map(\.name),
             needsRestart: Self.restartSettings(old.server, configuration.server))
         pipeline.metrics = PipelineMetrics(layers: layers.layers.map(\.name), factory: metricsFactory)
-        current.withLock { $0 = new }
+        core.current.withLock { $0 = new }
         for layer in layers.layers where !old.layers.keeps(layer) { layer.diskTier?.adopt(owner: layer.build) }
         pipeline.keepDiskTiers(of: layers.layers)
         for layer in old.layers.layers where !layers.keeps(layer) {

@@ -24,22 +24,10 @@ extension TileService {
         return await withCheckedContinuation { continuation in
             BlockingLanes.run { [self] in
                 // A layer this server does not serve has no answers to revoke.
-                continuation.resume(returning: found.map { clear($0, where: matches, in: state) }
+                continuation.resume(returning: found.map { core.clear($0, where: matches, in: state) }
                     ?? pipeline.clear(layer: layer, where: matches))
             }
         }
-    }
-
-    /// Checks the files behind `layer` again, then drops its cached tiles for which `matches`
-    /// holds (all when nil), and those of the composites over it in `state`. Blocking file I/O
-    /// (`TilePipeline.clear`).
-    func clear(
-        _ layer: Layer, where matches: (@Sendable (TileKey) -> Bool)?, in state: ServiceState
-    ) -> Result<Int?, CacheError> {
-        // The files behind the layer are checked now (an archive replaced a moment ago is
-        // reopened), so the very next request reads what is on disk (SPEC "Freshness").
-        layer.recheckSources()
-        return pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: layer.name))
     }
 
     /// Suspends until at most `limit` disk-tier writes are queued (0: all on disk). A seeder

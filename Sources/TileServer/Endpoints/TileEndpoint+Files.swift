@@ -2,7 +2,7 @@ import TileCache
 import TileHTTP
 import TileProviders
 
-extension TileService {
+extension TileEndpoint {
     /// A native tile of a layer whose tiles are files (`Layer.fileSource`), on the event loop:
     /// a memory hit; else the file, opened and read only from the kernel's caches (no disk
     /// wait), stored when the memory cache takes it in (`TilePipeline.admits`: a tile the page
@@ -22,7 +22,7 @@ extension TileService {
                 return answer(plan, entry.outcome, cacheUse: .hit)
             case .due:
                 // Checked against its file by the pipeline's fill, on a worker.
-                return onWorkers(plan, completion: completion) { [self] in pipelineAnswer(plan, completion: completion) }
+                return onWorkers(plan, completion: completion) { [self] in pipelineAnswer(plan, onLoop: false, completion: completion) }
             case .missing:
                 break
             }
@@ -121,24 +121,5 @@ extension TileService {
                            for: plan.key, layer: plan.layer)
         }
         return answer(plan, .noTile, cacheUse: .notHit(cached: cached))
-    }
-
-    /// The answer through the pipeline's lookup and fill, as any layer's (on a worker: a fill
-    /// of a synchronous source runs here).
-    func pipelineAnswer(_ plan: TilePlan, completion: @escaping @Sendable (HTTPResponse) -> Void) -> HTTPResponse? {
-        switch pipeline.lookUp(plan.key, layer: plan.layer) {
-        case .hit(let entry):
-            plan.counters?.hits.increment()
-            return answer(plan, entry.outcome, cacheUse: .hit)
-        case .joined(let fill):
-            plan.counters?.coalesced.increment()
-            TilePipeline.joined(fill, key: plan.key) { [self] in completion(answer(plan, $0.result, cacheUse: .coalesced)) }
-            return nil
-        case .mustFill(let token):
-            let use = TileCacheUse.notHit(cached: plan.layer.cachesInMemory)
-            return pipeline.fill(token, layer: plan.layer, counters: plan.counters) { [self] in
-                completion(answer(plan, $0.result, cacheUse: $0.cacheUse(use)))
-            }.map { answer(plan, $0.result, cacheUse: $0.cacheUse(use)) }
-        }
     }
 }

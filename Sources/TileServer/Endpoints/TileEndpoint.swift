@@ -2,11 +2,17 @@ import TileCache
 import TileHTTP
 import TileProviders
 
-extension TileService {
+/// Tile requests (`/{layer}/{z}/{x}/{y}.{ext}`, and the WMTS and OGC API tiles that resolve to
+/// them): planned once on the event loop that parsed them (`TilePlan`), answered there from
+/// memory or a tile file the kernel's caches hold, else resumed on a worker, a render or a fill
+/// under way.
+struct TileEndpoint: ServiceEndpoint {
+    let core: ServiceCore
+
     /// The answer to a tile request, on the event loop that parsed it: at once for a refusal, a
     /// memory hit or a tile file it can read without waiting; otherwise nil, and `completion`
     /// later, once a worker (a source that may block), a render or a fill under way has it.
-    func tileAnswer(
+    func answer(
         _ request: HTTPRequest, _ route: TileRoute, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let plan: TilePlan
@@ -17,7 +23,15 @@ extension TileService {
         if let files = plan.layer.fileSource, plan.layer.servesNatively(scale: plan.key.scale) {
             return fileTileAnswer(plan, files: files, completion: completion)
         }
-        switch pipeline.lookUp(plan.key, layer: plan.layer, countingRequest: true) {
+        return pipelineAnswer(plan, onLoop: true, completion: completion)
+    }
+
+    /// The answer through the pipeline's lookup and fill: a hit at once, a fill under way joined;
+    /// a fill to make continues `onLoop` on a worker, with the token this lookup took (no second
+    /// lookup), else here (a worker: a synchronous source's read runs here). The loop's lookup
+    /// counts the request for the cache's admission.
+    func pipelineAnswer(_ plan: TilePlan, onLoop: Bool, completion: @escaping @Sendable (HTTPResponse) -> Void) -> HTTPResponse? {
+        switch pipeline.lookUp(plan.key, layer: plan.layer, countingRequest: onLoop) {
         case .hit(let entry):
             plan.counters?.hits.increment()
             return answer(plan, entry.outcome, cacheUse: .hit)
@@ -26,13 +40,13 @@ extension TileService {
             TilePipeline.joined(fill, key: plan.key) { [self] in completion(answer(plan, $0.result, cacheUse: .coalesced)) }
             return nil
         case .mustFill(let token):
-            // The fill continues on a worker with the token this lookup took: no second lookup.
             let use = TileCacheUse.notHit(cached: plan.layer.cachesInMemory)
-            return onWorkers(plan, completion: completion, refused: { token.completeUnavailable() }) { [self] in
+            let fill: @Sendable () -> HTTPResponse? = { [self] in
                 pipeline.fill(token, layer: plan.layer, counters: plan.counters) {
-                    completion(self.answer(plan, $0.result, cacheUse: $0.cacheUse(use)))
+                    completion(answer(plan, $0.result, cacheUse: $0.cacheUse(use)))
                 }.map { answer(plan, $0.result, cacheUse: $0.cacheUse(use)) }
             }
+            return onLoop ? onWorkers(plan, completion: completion, refused: { token.completeUnavailable() }, fill) : fill()
         }
     }
 

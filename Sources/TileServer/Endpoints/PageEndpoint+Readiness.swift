@@ -1,7 +1,7 @@
 import Synchronization
 import TileHTTP
 
-extension TileService {
+extension PageEndpoint {
     /// `/readyz`: 200 `ready: N layers` while the service takes traffic and every layer's source
     /// answers (every layer was built before the service started; `LayerReadiness` checks its
     /// files are still there), 503 naming the layers that cannot serve, and 503 once it drains
@@ -9,7 +9,7 @@ extension TileService {
     /// ones in flight finish. `/healthz` stays liveness only. Runs on a worker (it stats files).
     func readinessAnswer() -> HTTPResponse {
         let headers: HTTPHeaders = [.cacheControl: "no-store"]
-        if draining.load(ordering: .relaxed) {
+        if draining.isOn {
             return HTTPResponse.text(.serviceUnavailable, "shutting down: not taking new requests",
                                      headers: [.cacheControl: "no-store", .retryAfter: "1"])
         }
@@ -20,9 +20,13 @@ extension TileService {
         }
         return HTTPResponse.text(.ok, "ready: \(layers.count) layers", headers: headers)
     }
+}
 
-    /// Marks the service as draining (a shutdown began): `/readyz` answers 503 from now on.
-    public func beginDraining() {
-        draining.store(true, ordering: .relaxed)
-    }
+/// Whether a shutdown began (`TileService.beginDraining`): `/readyz` then answers 503.
+final class Draining: Sendable {
+    private let on = Atomic<Bool>(false)
+
+    var isOn: Bool { on.load(ordering: .relaxed) }
+
+    func begin() { on.store(true, ordering: .relaxed) }
 }

@@ -1,6 +1,6 @@
 import TileProviders
 
-extension TileService {
+extension TileEndpoint {
     /// Why a tile route does not exist for `layer` (404), or nil: the URL's extension must be one
     /// of the layer's format (`.jpeg` and `.mvt` included); a vector layer has no `@2x`; derived
     /// tiles of a format without a codec cannot be made (`TileImageCodec`).

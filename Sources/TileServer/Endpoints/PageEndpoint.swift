@@ -1,6 +1,19 @@
+import Prometheus
 import TileHTTP
 
-extension TileService {
+/// The pages and documents: the front page and its assets, TileJSON, `/metrics`, `/readyz`.
+struct PageEndpoint: ServiceEndpoint {
+    let core: ServiceCore
+    /// Files of the front page under `/assets/`, read once at start-up.
+    let webAssets: WebAssets
+    /// What `/metrics` shows: the service's registry, the HTTP server's request series, and
+    /// the cache gauges updated at each scrape.
+    let metricsRegistry: PrometheusCollectorRegistry
+    let httpMetrics: HTTPServerMetrics
+    let cacheGauges: CacheGauges
+    /// A shutdown began: `/readyz` answers 503.
+    let draining: Draining
+
     /// `Cache-Control` of `/assets/…`: Leaflet changes only with a package upgrade.
     static let assetCacheControl = "public, max-age=86400"
 

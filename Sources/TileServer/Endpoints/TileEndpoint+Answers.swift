@@ -1,7 +1,7 @@
 import TileHTTP
 import TileProviders
 
-extension TileService {
+extension TileEndpoint {
     /// The answer for a pipeline result, noted with the cache's part for the access log.
     func answer(_ plan: TilePlan, _ result: Result<TileOutcome, TileFailure>, cacheUse: TileCacheUse) -> HTTPResponse {
         switch result {

@@ -3,7 +3,11 @@ import TileHTTP
 import TileProviders
 import TilePNG
 
-extension TileService {
+/// Map views: `/static` (a view rendered from a layer's tiles, or described as JSON) and the
+/// camera API (`/camera`), one camera model for both.
+struct ViewEndpoint: ServiceEndpoint {
+    let core: ServiceCore
+
     /// The answer to a `/static` request: at once for JSON and for errors; for a PNG nil, and
     /// `completion` once the view is rendered.
     func staticResponse(

@@ -1,6 +1,6 @@
 import TileHTTP
 
-extension TileService {
+extension OGCEndpoint {
     /// A WMTS request: the capabilities, or a tile (KVP without the WMTS parameters, so that the
     /// rest are the layer's variables). Refusals are OWS exception reports.
     func wmtsResolution(_ request: HTTPRequest, _ route: WMTSRoute) -> OGCResolution {

@@ -1,6 +1,6 @@
 import TileHTTP
 
-extension TileService {
+extension OGCEndpoint {
     /// An OGC API – Tiles request: a JSON document, or a tile.
     func ogcAPIResolution(_ request: HTTPRequest, _ route: OGCAPIRoute) -> OGCResolution {
         let layers = state.layers

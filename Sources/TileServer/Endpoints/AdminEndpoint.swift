@@ -1,7 +1,13 @@
 import TileGeometry
 import TileHTTP
 
-extension TileService {
+/// The admin routes (`POST /admin/layers/{layer}/clear-cache`, `POST /admin/reload`), behind the
+/// admin token. Blocking (file removals, a configuration read): called on a worker.
+struct AdminEndpoint: ServiceEndpoint {
+    let core: ServiceCore
+    /// The service's reload (`TileService.reload()`).
+    let reload: @Sendable () throws(ConfigurationError) -> ReloadSummary
+
     /// `POST /admin/...`: 404 when no admin token is configured (admin is off), 401 without the
     /// right bearer token, then the operation.
     func adminResponse(_ request: HTTPRequest, _ route: Route) -> HTTPResponse {
@@ -29,7 +35,7 @@ extension TileService {
         }
         var matches: (@Sendable (TileKey) -> Bool)?
         if !scope.isEverything { matches = { @Sendable (key: TileKey) -> Bool in scope.contains(key.tile) } }
-        let result = clear(layer, where: matches, in: state)
+        let result = core.clear(layer, where: matches, in: state)
         if case .failure(let error) = result {
             return errorAnswer(.internalError("layer \"\(name)\": the cache could not be cleared (\(error)); see the server log"),
                                to: request)

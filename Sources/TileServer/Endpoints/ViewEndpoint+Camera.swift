@@ -1,6 +1,6 @@
 import TileHTTP
 
-extension TileService {
+extension ViewEndpoint {
     /// The answer to a `/camera` request: the view resolved exactly as `/static` resolves it, described
     /// with its visible region, centre, limits and the requested points and coordinates.
     func cameraResponse(_ request: HTTPRequest, _ route: StaticRoute) -> HTTPResponse {

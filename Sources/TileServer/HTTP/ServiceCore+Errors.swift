@@ -1,12 +1,17 @@
 import Logging
 import TileHTTP
 
-extension TileService {
+extension ServiceCore {
     /// The one place an error becomes an answer (Hummingbird's single catch site): status, short
     /// text body, `Cache-Control` (5xx, 503 and 401: `no-store`; a layer's "no tile": the layer's;
     /// other 4xx: short) and CORS. Server-side failures are logged here, once.
     func errorAnswer(_ error: ServiceError, to request: HTTPRequest) -> HTTPResponse {
         errorAnswer(error, to: request, cors: state.cors)
+    }
+
+    /// Adds the CORS headers of an answer to `request` (so browser clients can read it).
+    func addCORS(to headers: inout HTTPHeaders, for request: HTTPRequest) {
+        state.cors.addHeaders(to: &headers, for: request)
     }
 
     /// `errorAnswer(_:to:)` with the CORS policy of the state a request already read (a tile

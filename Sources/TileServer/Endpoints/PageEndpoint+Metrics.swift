@@ -1,7 +1,7 @@
 import Prometheus
 import TileHTTP
 
-extension TileService {
+extension PageEndpoint {
     /// Prometheus text exposition format 0.0.4.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
