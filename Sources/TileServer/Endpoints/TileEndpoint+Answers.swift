@@ -31,10 +31,12 @@ extension TileEndpoint {
     }
 
     /// A tile answer labelled for the access log (the cache's part, ",stale" for a stale copy)
-    /// and the metrics (route "tile").
+    /// and the metrics (route "tile"). A label it carries already is not set again: a cached
+    /// tile's prepared answer is labelled a hit once, and a hit then copies nothing of it.
     func noted(_ answer: consuming HTTPResponse, cacheUse: TileCacheUse, stale: Bool = false) -> HTTPResponse {
-        answer.note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
-        answer.route = MetricsRoute.tile
+        let note = stale ? cacheUse.rawValue + ",stale" : cacheUse.rawValue
+        if answer.note != note { answer.note = note }
+        if answer.route != MetricsRoute.tile { answer.route = MetricsRoute.tile }
         return consume answer
     }
 
@@ -45,7 +47,8 @@ extension TileEndpoint {
     func tileAnswer(_ request: HTTPRequest, _ tile: ServedTile, layer: Layer, cors: CORSPolicy) -> HTTPResponse {
         if tile.staleAge == nil && layer.memoryLifetime == nil && !tile.isGzip && !HTTPConditional.isConditional(request.headers) {
             return tile.preparedResponse(layer: layer, cors: cors.answerKey(for: request)) {
-                freshTileAnswer(request, tile, layer: layer, cors: cors).prepared()
+                // Labelled as what it is given for most: a memory hit.
+                noted(freshTileAnswer(request, tile, layer: layer, cors: cors).prepared(), cacheUse: .hit)
             }
         }
         return freshTileAnswer(request, tile, layer: layer, cors: cors)
