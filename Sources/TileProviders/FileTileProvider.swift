@@ -23,9 +23,12 @@ extension FileTileProvider {
     /// when there is no file; the validator names that version, or the path's absence.
     public func versionedTile(for request: TileRequest) throws(TileProviderError) -> (TileResult, (any TileValidator)?) {
         let path = path(for: request)
-        guard let file = try FileReader.open(path) else { return (.noTile, FileVersion(path: path, identity: nil)) }
+        guard let file = try FileReader.open(path) else {
+            return (.noTile, FileVersion(path: path, identity: nil, local: opensWithoutWaiting))
+        }
         let (bytes, identity) = try file.readVersion(settling: file.identity.isSettling(at: time(nil)))
-        return (.tile(Tile(data: bytes, lastModified: identity.modifiedSeconds)), FileVersion(path: path, identity: identity))
+        return (.tile(Tile(data: bytes, lastModified: identity.modifiedSeconds)),
+                FileVersion(path: path, identity: identity, local: opensWithoutWaiting))
     }
 
     /// The tile's open file; nil when there is no tile.
@@ -49,14 +52,28 @@ public struct FileVersion: TileValidator, Hashable {
     public let path: String
     /// The identity read; nil: there was no file.
     public let identity: FileIdentity?
+    /// Whether `path` lies on a local filesystem, where its identity can be read from the
+    /// kernel's caches without waiting (`isCurrentWithoutWaiting`).
+    public let local: Bool
 
-    /// The version `identity` (nil: no file) of `path`.
-    public init(path: String, identity: FileIdentity?) {
+    /// The version `identity` (nil: no file) of `path`, on a `local` filesystem or not.
+    public init(path: String, identity: FileIdentity?, local: Bool = false) {
         self.path = path
         self.identity = identity
+        self.local = local
     }
 
     public func isCurrent() -> Bool {
         (try? FileIdentity.of(path)) == identity
+    }
+
+    /// From the kernel's caches alone (`FileReader.openWithoutWaiting`), on a local filesystem.
+    public func isCurrentWithoutWaiting() -> Bool? {
+        guard local else { return nil }
+        switch FileReader.openWithoutWaiting(path) {
+        case .opened(let file): return file.identity == identity
+        case .missing: return identity == nil
+        case .mustWait: return nil
+        }
     }
 }

@@ -85,6 +85,12 @@ final class ReopeningFile<Opened: Sendable>: Sendable {
             _ = file.current()
             return file.state.withLock { $0.identity } == identity
         }
+
+        /// Told without a `stat` while the file's own check is not due; nil when it is.
+        func isCurrentWithoutWaiting() -> Bool? {
+            let now = ContinuousClock.now
+            return file.state.withLock { state in now < state.nextCheck ? state.identity == identity : nil }
+        }
     }
 
     /// Checks the file (a `stat`, and an open when it changed) and makes the outcome current.

@@ -5,6 +5,15 @@ public protocol TileValidator: Sendable {
     /// Whether the source still holds the version the tile was read from. May block (a
     /// `stat`): the server calls it on its worker threads.
     func isCurrent() -> Bool
+
+    /// `isCurrent()` if it can be told without waiting (an event loop asks first); nil when it
+    /// cannot, and a worker asks `isCurrent()`.
+    func isCurrentWithoutWaiting() -> Bool?
+}
+
+extension TileValidator {
+    /// By default a validator cannot tell without waiting.
+    public func isCurrentWithoutWaiting() -> Bool? { nil }
 }
 
 /// A synchronous provider whose tiles come from files that may change on disk: it tells what
@@ -46,6 +55,19 @@ public struct CombinedValidator: TileValidator {
     }
 
     public func isCurrent() -> Bool { parts.allSatisfy { $0.isCurrent() } }
+
+    /// False as soon as a part is told not current, nil when a part cannot tell without waiting.
+    public func isCurrentWithoutWaiting() -> Bool? {
+        var told = true
+        for part in parts {
+            switch part.isCurrentWithoutWaiting() {
+            case false?: return false
+            case nil: told = false
+            case true?: break
+            }
+        }
+        return told ? true : nil
+    }
 }
 
 /// An asynchronous provider that tells what each answer was made from (a composite over

@@ -10,10 +10,13 @@ public struct DirectoryTileProvider: FileTileProvider {
     /// The path template below `root`.
     public let template: DirectoryPathTemplate
     public let opensWithoutWaiting: Bool
+    /// `root` and a slash, which every path starts with.
+    private let prefix: String
 
     /// A provider over `root` with `template`.
     public init(root: String, template: DirectoryPathTemplate = .default) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        prefix = self.root + "/"
         self.template = template
         opensWithoutWaiting = FileReader.isLocalFilesystem(self.root)
     }
@@ -23,6 +26,6 @@ public struct DirectoryTileProvider: FileTileProvider {
     }
 
     public func path(for request: TileRequest) -> String {
-        root + "/" + template.path(for: request.tile)
+        template.path(for: request, after: prefix)
     }
 }

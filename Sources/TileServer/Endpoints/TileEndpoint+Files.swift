@@ -23,24 +23,24 @@ extension TileEndpoint {
             case .due:
                 // Checked against its file by the pipeline's fill, on a worker.
                 return onWorkers(plan, completion: completion) { [self] in pipelineAnswer(plan, onLoop: false, completion: completion) }
-            case .missing:
+            case .expired, .missing:
                 break
             }
         }
         let request = TileRequest(tile: plan.key.tile, variables: plan.key.variables)
         switch files.tileFileWithoutWaiting(for: request) {
         case .missing:
-            return missingFileTile(plan, path: files.path(for: request))
+            return missingFileTile(plan, path: files.path(for: request), files: files)
         case .mustWait:
             return onWorkers(plan, completion: completion) { [self] in fileTileAnswerWaiting(plan, files: files, found: nil) }
         case .opened(let file):
-            if let now = fileTileWithoutWaiting(plan, file) { return now }
+            if let now = fileTileWithoutWaiting(plan, file, files: files) { return now }
             return onWorkers(plan, completion: completion) { [self] in fileTileAnswerWaiting(plan, files: files, found: file) }
         }
     }
 
     /// The answer for `file` when it needs no wait; nil when a worker must make it.
-    private func fileTileWithoutWaiting(_ plan: TilePlan, _ file: TileFile) -> HTTPResponse? {
+    private func fileTileWithoutWaiting(_ plan: TilePlan, _ file: TileFile, files: any FileTileProvider) -> HTTPResponse? {
         let admitted = plan.layer.cachesInMemory && pipeline.admits(plan.key, byteCount: file.size)
         let settling = file.identity.isSettling(at: LayerDiskTier.now())
         if !admitted, !settling, let known = pipeline.fileFingerprints.known(file.identity) {
@@ -55,7 +55,8 @@ extension TileEndpoint {
             }
         }
         guard let bytes = file.readVersionWithoutWaiting(settling: settling) else { return nil }
-        return fileTile(plan, bytes: bytes, version: FileVersion(path: file.path, identity: file.identity), admitted: admitted)
+        let version = FileVersion(path: file.path, identity: file.identity, local: files.opensWithoutWaiting)
+        return fileTile(plan, bytes: bytes, version: version, admitted: admitted)
     }
 
     /// The answer for a tile file that must be opened or read on a worker: read whole as one
@@ -68,10 +69,10 @@ extension TileEndpoint {
         do throws(TileProviderError) {
             let opened = if let found { found } else { try files.tileFile(for: request) }
             guard let file = opened else {
-                return missingFileTile(plan, path: files.path(for: request))
+                return missingFileTile(plan, path: files.path(for: request), files: files)
             }
             let (bytes, identity) = try file.readVersion(settling: file.identity.isSettling(at: LayerDiskTier.now()))
-            let version = FileVersion(path: file.path, identity: identity)
+            let version = FileVersion(path: file.path, identity: identity, local: files.opensWithoutWaiting)
             let admitted = plan.layer.cachesInMemory && pipeline.admits(plan.key, byteCount: bytes.count)
             if let answer = fileTile(plan, bytes: bytes, version: version, admitted: admitted) { return answer }
             read = .success((.tile(Tile(data: bytes, lastModified: identity.modifiedSeconds)), version))
@@ -113,11 +114,11 @@ extension TileEndpoint {
 
     /// "No tile" for a file that is not there, kept in memory (checked against the path's
     /// absence like a tile against its file) by a layer with a memory cache.
-    private func missingFileTile(_ plan: TilePlan, path: String) -> HTTPResponse {
+    private func missingFileTile(_ plan: TilePlan, path: String, files: any FileTileProvider) -> HTTPResponse {
         let cached = plan.layer.cachesInMemory
         plan.counters?.countPastTheCache(cached: cached)
         if cached {
-            pipeline.store(TileFill(result: .success(.noTile), validator: FileVersion(path: path, identity: nil)),
+            pipeline.store(TileFill(result: .success(.noTile), validator: FileVersion(path: path, identity: nil, local: files.opensWithoutWaiting)),
                            for: plan.key, layer: plan.layer)
         }
         return answer(plan, .noTile, cacheUse: .notHit(cached: cached))

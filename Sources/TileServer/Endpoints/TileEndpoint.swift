@@ -40,6 +40,10 @@ struct TileEndpoint: ServiceEndpoint {
             TilePipeline.joined(fill, key: plan.key) { [self] in completion(answer(plan, $0.result, cacheUse: .coalesced)) }
             return nil
         case .mustFill(let token):
+            if onLoop, let kept = pipeline.revalidatingWithoutWaiting(token, layer: plan.layer) {
+                plan.counters?.hits.increment()
+                return answer(plan, kept.outcome, cacheUse: .hit)
+            }
             let use = TileCacheUse.notHit(cached: plan.layer.cachesInMemory)
             let fill: @Sendable () -> HTTPResponse? = { [self] in
                 pipeline.fill(token, layer: plan.layer, counters: plan.counters) {

@@ -89,17 +89,26 @@ final class TilePipeline: Sendable {
     /// the request is counted for the cache's admission.
     func cachedEntry(_ key: TileKey, layer: Layer) -> CachedEntry {
         guard let entry = cache.value(for: key, countingRequest: true) else { return .missing }
-        if let interval = layer.revalidateInterval,
-           entry.isDue(at: Monotonic.nanoseconds, interval: interval, since: layer.recheckedSince) { return .due }
-        if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) { return .due }
-        return .fresh(entry)
+        var found = CachedEntry.fresh(entry)
+        if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) {
+            found = .expired
+        } else if let interval = layer.revalidateInterval,
+                  entry.isDue(at: Monotonic.nanoseconds, interval: interval, since: layer.recheckedSince) {
+            found = entry.revalidatedWithoutWaiting() ?? .due
+        }
+        // A changed entry goes now: the read that follows may not keep the new version.
+        if case .expired = found { cache.removeValue(for: key) }
+        return found
     }
 
     /// What `cachedEntry` found.
     enum CachedEntry {
         case fresh(CachedOutcome)
-        /// An entry to check against its source (or past its lifetime): the pipeline's fill does.
+        /// An entry to check against its source that cannot be checked without waiting: the
+        /// pipeline's fill checks it on a worker.
         case due
+        /// Past its lifetime, or found changed: as a miss.
+        case expired
         case missing
     }
 
@@ -126,7 +135,7 @@ final class TilePipeline: Sendable {
     ) -> TileFill? {
         let key = token.key
         // An entry due for a check of what it was read from (not one past its lifetime): kept,
-        // and served, while that is unchanged.
+        // and served, while that is unchanged (`revalidatingWithoutWaiting` tried first, on the loop).
         if let entry = token.expired, let validator = entry.validator,
            entry.isFresh(lifetime: layer.memoryLifetime, now: LayerDiskTier.now()), validator.isCurrent() {
             entry.markValidated(at: Monotonic.nanoseconds)
@@ -186,5 +195,31 @@ final class TilePipeline: Sendable {
 
     static func failure(from error: any Error, key: TileKey) -> TileFailure {
         (error as? TileFailure) ?? TileFailure(key: key, error: .invalidConfiguration("tile fill failed: \(error)"))
+    }
+
+    /// On the loop, a fill whose token holds an entry due for a check: checked without waiting
+    /// where its validator can tell (a file's identity from the kernel's caches, an archive's
+    /// last check), and kept (the fill ends with it) when unchanged; nil when the check must
+    /// wait, or the entry changed and the fill goes on.
+    func revalidatingWithoutWaiting(_ token: CacheFillToken<TileKey, CachedOutcome>, layer: Layer) -> CachedOutcome? {
+        guard let entry = token.expired, entry.isFresh(lifetime: layer.memoryLifetime, now: LayerDiskTier.now()),
+              case .fresh(let kept)? = entry.revalidatedWithoutWaiting()
+        else { return nil }
+        token.complete(with: .success(.store(kept, cost: kept.cost)))
+        return kept
+    }
+}
+
+extension CachedOutcome {
+    /// The entry checked against its source without waiting: `.fresh` (and noted validated)
+    /// when unchanged, `.expired` when changed, nil when the check must wait.
+    func revalidatedWithoutWaiting() -> TilePipeline.CachedEntry? {
+        switch validator?.isCurrentWithoutWaiting() {
+        case true?:
+            markValidated(at: Monotonic.nanoseconds)
+            return .fresh(self)
+        case false?: return .expired
+        case nil: return nil
+        }
     }
 }
