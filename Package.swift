@@ -129,6 +129,7 @@ let package = Package(
                 "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "Sockets", "TileLayerCLI",
                 "Hiredis", "TestThreads", "TestHTTPClient",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],
