@@ -31,7 +31,7 @@ import TilePNG
 
     /// `maxConcurrency: 2`: exactly two upstream requests at once. The upstream holds each
     /// answer until two are in flight together, so requests the client serialises would leave
-    /// the most at one (and wait out the upstream's 3 s once), and a limit that is not kept lets
+    /// the most at one (and wait out the upstream's 10 s once), and a limit that is not kept lets
     /// more than two in while the first two are held.
     @Test func subdomainsAndMaxConcurrencyThroughTheConfiguration() async throws {
         let upstream = TestUpstream(delay: 0.2, gather: 2)

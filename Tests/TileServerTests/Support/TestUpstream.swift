@@ -22,7 +22,7 @@ final class TestUpstream: HTTPResponder, Sendable {
     let gatherSeconds: Double
     private let gatherGaveUp = Atomic<Bool>(false)
 
-    init(delay: Double = 0, gather: Int = 1, gatherSeconds: Double = 3) {
+    init(delay: Double = 0, gather: Int = 1, gatherSeconds: Double = 10) {
         self.delay = delay
         self.gather = gather
         self.gatherSeconds = gatherSeconds
