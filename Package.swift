@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "TileCodecs", targets: ["TileCodecs"]),
         // HTTP/1.1 alone (its request parser, and the request/response types of TileService), for Benchmarks/.
         .library(name: "TileHTTP", targets: ["TileHTTP"]),
+        // What each fuzz target checks, for Fuzz/'s harnesses (FuzzCorpusTests replays the corpus).
+        .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -116,6 +118,9 @@ let package = Package(
         .target(name: "TestThreads", path: "Tests/TestThreads"),
         // Shared by the test targets that talk to a live server: a blocking loopback HTTP client.
         .target(name: "TestHTTPClient", dependencies: ["Sockets"], path: "Tests/TestHTTPClient"),
+        // The fuzz targets' checks: Fuzz/'s libFuzzer harnesses and FuzzCorpusTests call them.
+        .target(name: "FuzzChecks", dependencies: ["TileHTTP", "TileServer", "TileProviders", "TileGeometry", "TilePNG"],
+                path: "Tests/FuzzChecks"),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"]),
         .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestThreads"]),
         .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets", "TestThreads", "TestHTTPClient"]),
@@ -127,9 +132,10 @@ let package = Package(
         .testTarget(
             name: "TileServerTests",
             dependencies: [
-                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "BodyStore", "Sockets", "TileLayerCLI",
-                "Hiredis", "TestThreads", "TestHTTPClient",
+                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "BodyStore", "Sockets",
+                "TileLayerCLI", "Hiredis", "TestThreads", "TestHTTPClient", "FuzzChecks",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],

@@ -6,18 +6,19 @@ import PackageDescription
 
 /// Each harness defines only `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`.
 let harness: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
-let tileLayer: Target.Dependency = .product(name: "TileLayer", package: "TileLayerServer")
+/// The checks live in the main package (Tests/FuzzChecks), where FuzzCorpusTests replays the corpus through them.
+let checks: Target.Dependency = .product(name: "FuzzChecks", package: "TileLayerServer")
 
 let package = Package(
     name: "TileLayerFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "TileLayerServer", path: "..")],
     targets: [
-        .executableTarget(name: "fuzz-http-parser", dependencies: [tileLayer], path: "Targets/http-parser",
+        .executableTarget(name: "fuzz-http-parser", dependencies: [checks], path: "Targets/http-parser",
                           swiftSettings: harness),
-        .executableTarget(name: "fuzz-route", dependencies: [tileLayer], path: "Targets/route", swiftSettings: harness),
-        .executableTarget(name: "fuzz-png", dependencies: [tileLayer], path: "Targets/png", swiftSettings: harness),
-        .executableTarget(name: "fuzz-config", dependencies: [tileLayer], path: "Targets/config",
+        .executableTarget(name: "fuzz-route", dependencies: [checks], path: "Targets/route", swiftSettings: harness),
+        .executableTarget(name: "fuzz-png", dependencies: [checks], path: "Targets/png", swiftSettings: harness),
+        .executableTarget(name: "fuzz-config", dependencies: [checks], path: "Targets/config",
                           swiftSettings: harness),
     ],
     swiftLanguageModes: [.v6]

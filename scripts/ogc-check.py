@@ -4,19 +4,26 @@
 OWSLib parses the WMTS capabilities (both the RESTful and the KVP URL) and fetches tiles by
 KVP and by its RESTful resource template; OWSLib's OGC API client reads the landing page,
 conformance and collections, and tiles are fetched by following the tileset links; GDAL's WMTS
-driver (and its OGC API driver, GDAL 3.7 or later) reads windows whose pixels must equal the
-XYZ tiles, decoded by Pillow. Every failure is listed;
-the exit status is 1 when there is one. Run by scripts/test-ogc.sh against a running server.
+driver reads windows whose pixels must equal the XYZ tiles, decoded by Pillow. The OGC API's
+tiling scheme (TMS 2.0 JSON) is read by morecantile, an independent implementation of the OGC
+TileMatrixSet standard: its matrices must be its own WebMercatorQuad's, and the tiles it finds
+for a box, fetched through the tileset's item link and placed where it says, must make the XYZ
+mosaic. GDAL's OGC API driver reads a window too where it can (GDAL 3.7 or later: 3.6 parses only
+TMS 1.0 schemes); on an older GDAL that part prints "SKIP ogc/gdal-ogcapi: …", a skip that
+Tests/allowed-skips.txt lists. Every failure is listed; the exit status is 1 when there is one.
+Run by scripts/test-ogc.sh against a running server.
 """
 import argparse
 import io
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
 import urllib.request
 
+import morecantile
 import numpy
 from PIL import Image
 from owslib.ogcapi import Collections
@@ -145,8 +152,8 @@ def gdal_checks(base):
         # GDAL's OGC API driver (3.7 and later read TMS 2.0 JSON tiling schemes; 3.6 only 1.0).
         version = gdal_version()
         if version < (3, 7):
-            print(f"  note  GDAL OGCAPI not run: GDAL {version[0]}.{version[1]} parses only TMS 1.0 tiling schemes"
-                  " (/ogc/tileMatrixSets/WebMercatorQuad is TMS 2.0)")
+            print(f"  SKIP ogc/gdal-ogcapi: GDAL {version[0]}.{version[1]}'s OGCAPI driver parses only TMS 1.0 tiling"
+                  " schemes (/ogc/tileMatrixSets/WebMercatorQuad is TMS 2.0); morecantile reads it above")
             return
         source = f"OGCAPI:{base}/ogc/collections/world"
         pixels, error = gdal_window(source, 2, [1, 2], [1, 2], 1, os.path.join(folder, "ogc.png"),
@@ -191,6 +198,69 @@ def ogcapi_checks(base, tilejson):
               f"{doc['name']}: tile {z}/{row}/{col} from the tileset's item link has the XYZ tile's bytes")
 
 
+def slippy_columns_rows(z, west, south, east, north):
+    """The XYZ columns and rows of the tiles that cover a box at zoom z (the slippy-map formulas)."""
+    n = 2 ** z
+
+    def column(lon):
+        return min(n - 1, int((lon + 180) / 360 * n))
+
+    def row(lat):
+        y = math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+        return min(n - 1, max(0, int((1 - y / math.pi) / 2 * n)))
+
+    return list(range(column(west), column(east) + 1)), list(range(row(north), row(south) + 1))
+
+
+def morecantile_checks(base, tilejson):
+    """morecantile reads /ogc/tileMatrixSets/WebMercatorQuad; its matrices must equal its own
+    WebMercatorQuad's. For a box, the tiles it finds in our scheme are fetched through the
+    tileset's `item` link and pasted where the scheme puts them (xy_bounds / cellSize): the window
+    must be the mosaic of the XYZ tiles of the same box, found by the slippy-map formulas."""
+    print(f"== morecantile {morecantile.__version__} OGC API")
+    scheme = morecantile.TileMatrixSet.model_validate_json(fetch(f"{base}/ogc/tileMatrixSets/WebMercatorQuad"))
+    reference = morecantile.tms.get("WebMercatorQuad")
+    check(scheme.id == "WebMercatorQuad" and scheme.crs == reference.crs, f"tiling scheme {scheme.id}, CRS {scheme.crs}")
+
+    def same(a, b):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+    check(len(scheme.tileMatrices) == len(reference.tileMatrices)
+          and all(ours.id == theirs.id and same(ours.scaleDenominator, theirs.scaleDenominator)
+                  and same(ours.cellSize, theirs.cellSize) and ours.cornerOfOrigin == theirs.cornerOfOrigin
+                  and all(same(a, b) for a, b in zip(ours.pointOfOrigin, theirs.pointOfOrigin))
+                  and (ours.matrixWidth, ours.matrixHeight, ours.tileWidth, ours.tileHeight)
+                  == (theirs.matrixWidth, theirs.matrixHeight, theirs.tileWidth, theirs.tileHeight)
+                  for ours, theirs in zip(scheme.tileMatrices, reference.tileMatrices)),
+          f"its {len(scheme.tileMatrices)} tile matrices are morecantile's own WebMercatorQuad")
+    names = [doc["name"] for doc in tilejson]
+    cases = [("world", 2, (-10.0, 35.0, 30.0, 60.0)), ("world", 3, (-100.0, 10.0, -60.0, 50.0)),
+             ("bluemarble", 1, (-170.0, -60.0, 170.0, 60.0)), ("overlay", 2, (100.0, -40.0, 170.0, 10.0))]
+    for layer, z, box in cases:
+        if layer not in names:
+            check(False, f"layer {layer} is served (the shipped configuration)")
+            continue
+        tileset = json.loads(fetch(f"{base}/ogc/collections/{layer}/map/tiles/WebMercatorQuad"))
+        item = next(l for l in tileset["links"] if l["rel"] == "item" and l["type"] == "image/png")["href"]
+        tiles = list(scheme.tiles(*box, [z]))
+        columns, rows = slippy_columns_rows(z, *box)
+        what = f"morecantile {layer} zoom {z} box {box}"
+        check(sorted((t.x, t.y) for t in tiles) == sorted((x, y) for x in columns for y in rows),
+              f"{what}: the scheme's tiles are the box's ({len(tiles)} tiles)")
+        matrix = scheme.matrix(z)
+        size = matrix.tileWidth
+        left, top = min(scheme.xy_bounds(t).left for t in tiles), max(scheme.xy_bounds(t).top for t in tiles)
+        window = numpy.zeros((len(rows) * size, len(columns) * size, 4), dtype=numpy.uint8)
+        for tile in tiles:
+            bounds = scheme.xy_bounds(tile)
+            column = round((bounds.left - left) / (matrix.cellSize * size)) * size
+            row = round((top - bounds.top) / (matrix.cellSize * size)) * size
+            url = item.replace("{tileMatrix}", str(z)).replace("{tileRow}", str(tile.y)).replace("{tileCol}", str(tile.x))
+            window[row:row + size, column:column + size] = rgba(fetch(url))
+        check(numpy.array_equal(window, mosaic(base, layer, z, columns, rows)),
+              f"{what}: the window of OGC API tiles placed by the scheme is the XYZ mosaic ({window.shape[1]}x{window.shape[0]})")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8080")
@@ -198,6 +268,7 @@ def main():
     tilejson = json.loads(fetch(f"{base}/index.json"))
     owslib_checks(base, tilejson)
     ogcapi_checks(base, tilejson)
+    morecantile_checks(base, tilejson)
     gdal_checks(base)
     print(f"{passes} passed, {len(failures)} failed")
     return 1 if failures else 0

@@ -7,7 +7,7 @@
 # podman, offline (Debian 12, root; no registry needed):
 #   - installs podman/runc/debootstrap/curl from Debian if missing;
 #   - probes that podman can start a trivial image it made itself; where it cannot, the machine
-#     cannot run containers at all: the script says so loudly, prints a SKIP line and exits 0
+#     cannot run containers at all: the script says so loudly, prints "SKIP container/engine: …" and exits 0
 #     (under CI=true a check that cannot run is a failure: it exits 1 instead);
 #   - makes the base images the Dockerfile names and keeps them for the next run:
 #       docker.io/library/debian:bookworm-slim  <- debootstrap --variant=minbase + podman import
@@ -84,7 +84,7 @@ skip() {
         echo "container: 0 passed, 1 failed (CI=true: cannot build or run the image here)"
         exit 1
     fi
-    echo "container: SKIP (no container engine can run here)"
+    echo "SKIP container/engine: no container engine can run here"
     exit 0
 }
 fatal() { echo "container: $*"; echo "container: 0 passed, 1 failed"; exit 1; }

@@ -12,12 +12,14 @@
 #   - /readyz is 503 naming the layer whose folder went away, 200 again once it is back.
 # FIGURES=1 also measures renders across two replicas with and without the shared tier, and the
 # latency of a Redis hit against a memory hit (curl over one keep-alive connection, medians).
+# The servers are the release build (the shipped flags, no assert); CONFIGURATION=debug for a
+# debug one.
 #   scripts/test-replicas.sh
 #   FIGURES=1 scripts/test-replicas.sh
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-root="$PWD" out="$PWD/scripts/out" configuration="${CONFIGURATION:-debug}"
+root="$PWD" out="$PWD/scripts/out" configuration="${CONFIGURATION:-release}"
 mkdir -p "$out"
 
 need=()

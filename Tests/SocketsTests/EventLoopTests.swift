@@ -38,6 +38,69 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
     return condition()
 }
 
+/// A second descriptor on the loop that answers "has the loop polled since?": each `pass()`
+/// makes it readable and waits until the loop has told its handler (which reads the byte). A
+/// level-triggered descriptor of the same loop that is ready, and watched, is reported in that
+/// poll or an earlier one, so once `pass()` returns its silence means it was not ready or not
+/// watched: a negative check waits on this condition instead of sleeping.
+private final class Fence: IOEventHandler, @unchecked Sendable {
+    let loop: any IOEventLoop
+    let mine: Int32
+    let peer: Int32
+    let passes = Mutex(0)
+
+    init(loop: any IOEventLoop) async throws {
+        self.loop = loop
+        (mine, peer) = socketPair()
+        let registered = await onLoop(loop) { [mine] () -> Bool in
+            (try? loop.register(mine, events: [.readable], handler: self)) != nil
+        }
+        guard registered else { throw FenceError() }
+    }
+
+    struct FenceError: Error {}
+
+    func handleEvents(_ events: IOEvents) {
+        var byte: UInt8 = 0
+        if read(mine, &byte, 1) == 1 { passes.withLock { $0 += 1 } }
+    }
+
+    /// Writes a byte and waits until the loop has handed it to the handler; whether it did.
+    func pass() async throws -> Bool {
+        let before = passes.withLock { $0 }
+        _ = write(peer, "f", 1)
+        return try await eventually { passes.withLock { $0 } > before }
+    }
+
+    /// Stops watching and closes both ends.
+    func release() async {
+        await onLoop(loop) { [loop, mine] in loop.close(mine) }
+        close(peer)
+    }
+}
+
+/// Whether the `Canary` it was given to is gone: a task the loop drops releases what it
+/// captured at once, a task it keeps holds it, so a dropped task is a condition to wait on.
+private final class ReleaseWatch: Sendable {
+    private let released = Mutex(false)
+    var isReleased: Bool { released.withLock { $0 } }
+    fileprivate func note() { released.withLock { $0 = true } }
+}
+
+private final class Canary: Sendable {
+    let watch: ReleaseWatch
+    init(_ watch: ReleaseWatch) { self.watch = watch }
+    deinit { watch.note() }
+}
+
+/// Gives `loop` the task `body`, and returns what tells when the loop let go of it.
+private func executeWatched(_ loop: any IOEventLoop, _ body: @escaping @Sendable () -> Void) -> ReleaseWatch {
+    let watch = ReleaseWatch()
+    let canary = Canary(watch)
+    loop.execute { withExtendedLifetime(canary) { body() } }
+    return watch
+}
+
 private func socketPair() -> (Int32, Int32) {
     var fds: [Int32] = [0, 0]
     let rc = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
@@ -92,7 +155,8 @@ private func socketPair() -> (Int32, Int32) {
             (try? loop.register(mine, events: [.readable, .readHangUp], handler: recorder)) != nil
         }
         #expect(registered)
-        try await Task.sleep(for: .milliseconds(50))
+        let fence = try await Fence(loop: loop)
+        #expect(try await fence.pass(), "the loop polled after the registration")
         #expect(recorder.count == 0, "nothing to read yet, so no event")
 
         _ = write(peer, "x", 1)
@@ -105,8 +169,9 @@ private func socketPair() -> (Int32, Int32) {
         #expect(try await eventually { recorder.count > 3 })
         await onLoop(loop) { loop.modify(mine, events: []) }
         let afterModify = recorder.count
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(recorder.count == afterModify)
+        #expect(try await fence.pass(), "the loop polled since")
+        #expect(try await fence.pass(), "and again")
+        #expect(recorder.count == afterModify, "unread data, but no longer watched: no event")
 
         // Watching again, the peer's close is reported (epoll: as a read hang-up; Dispatch: as
         // readable, where a read then finds the end of file).
@@ -120,10 +185,11 @@ private func socketPair() -> (Int32, Int32) {
 
         // Closing through the loop stops the events.
         await onLoop(loop) { loop.close(mine) }
-        try await Task.sleep(for: .milliseconds(50))
         let afterClose = recorder.count
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(recorder.count == afterClose)
+        #expect(try await fence.pass(), "the loop polled since")
+        #expect(try await fence.pass(), "and again")
+        #expect(recorder.count == afterClose, "closed: no event")
+        await fence.release()
     }
 
     @Test(arguments: IOTransport.available)
@@ -133,8 +199,8 @@ private func socketPair() -> (Int32, Int32) {
         loop.execute { ran.withLock { $0 += 1 } }
         #expect(try await eventually { ran.withLock { $0 } == 1 })
         await withCheckedContinuation { continuation in loop.stop { continuation.resume() } }
-        loop.execute { ran.withLock { $0 += 1 } }
-        try await Task.sleep(for: .milliseconds(50))
+        let task = executeWatched(loop) { ran.withLock { $0 += 1 } }
+        #expect(try await eventually { task.isReleased }, "the stopped loop let go of the task")
         #expect(ran.withLock { $0 } == 1, "a stopped loop runs no task")
         // A second stop still completes.
         await withCheckedContinuation { continuation in loop.stop { continuation.resume() } }
@@ -149,15 +215,16 @@ private func socketPair() -> (Int32, Int32) {
         let ran = Mutex(0)
         loop.execute { ran.withLock { $0 += 1 } }
         #expect(try await eventually { ran.withLock { $0 } == 1 })
-        loop.stop()
-        try await Task.sleep(for: .milliseconds(50))
-        // The loop's eventfd is still its own: a socket opened now gets another number...
+        await withCheckedContinuation { continuation in loop.stop { continuation.resume() } }
+        // The loop's thread has ended; its eventfd is still its own: a socket opened now gets
+        // another number...
         let (a, b) = socketPair()
         defer { close(a); close(b) }
-        // ...and signalling the stopped loop again leaves that socket untouched.
+        // ...and signalling the stopped loop again (each call writes, if it does, before it
+        // returns) leaves that socket untouched.
         loop.stop()
-        loop.execute { ran.withLock { $0 += 1 } }
-        try await Task.sleep(for: .milliseconds(50))
+        let task = executeWatched(loop) { ran.withLock { $0 += 1 } }
+        #expect(try await eventually { task.isReleased }, "the stopped loop let go of the task")
         #expect(ran.withLock { $0 } == 1)
         for end in [a, b] {
             var byte: UInt8 = 0

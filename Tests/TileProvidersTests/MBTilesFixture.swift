@@ -64,10 +64,16 @@ final class MBTilesFixture: Sendable {
     static let sqlite3Path: String? = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    /// A missing `sqlite3` tool: a failure that names its package, never a skip.
+    struct SQLite3Missing: Error, CustomStringConvertible {
+        var description: String { "the sqlite3 command-line tool is not installed (apt-get install sqlite3; scripts/setup.sh installs it)" }
+    }
+
     /// The output of `sqlite3 file command…` (SQL or dot-commands, run in order).
     static func sqlite3(_ file: String, _ commands: String...) throws -> String {
+        guard let sqlite3Path else { throw SQLite3Missing() }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: sqlite3Path ?? "sqlite3")
+        process.executableURL = URL(fileURLWithPath: sqlite3Path)
         process.arguments = [file] + commands
         let pipe = Pipe()
         process.standardOutput = pipe

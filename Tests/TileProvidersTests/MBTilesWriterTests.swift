@@ -5,8 +5,7 @@ import TileGeometry
 
 @Suite("MBTiles writer")
 struct MBTilesWriterTests {
-    @Test("The sqlite3 tool reads the schema, application_id and TMS rows",
-          .enabled(if: MBTilesFixture.sqlite3Path != nil))
+    @Test("The sqlite3 tool reads the schema, application_id and TMS rows")
     func readBySQLiteTool() throws {
         let fixture = try MBTilesFixture()
         let tile = TileCoordinate(z: 2, x: 1, y: 0)  // XYZ row 0 is TMS row 3

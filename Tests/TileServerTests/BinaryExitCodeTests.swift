@@ -11,14 +11,7 @@ import TestThreads
     let folder = TemporaryFolder()
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try tilelayerBinary())
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try runTilelayer(arguments).status
     }
 
     @Test func tileExitCodes() async throws {

@@ -105,7 +105,7 @@ import TestThreads
                 data = open(sys.argv[1], "rb").read()
                 tile = mapbox_vector_tile.decode(data)
                 print(json.dumps(sorted(f["properties"]["name"] for f in tile["places"]["features"])))
-                """, [tile])
+                """, [tile], packages: [("mapbox-vector-tile", "mapbox_vector_tile")])
             #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == #"["Box", "Equator", "Paris"]"#, "\(path)")
         }
     }

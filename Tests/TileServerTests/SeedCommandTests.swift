@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 import TileGeometry
@@ -93,22 +94,27 @@ import TestThreads
     }
 
     @Test func moreThanMaxTilesIsRefusedWithoutForce() async throws {
-        await #expect(throws: (any Error).self) {
+        // Zooms 0-22 of the whole world: (4^23 - 1) / 3 tiles, over the default --max-tiles.
+        let everything = try await #require(throws: ValidationError.self) {
             _ = try await seed(["--layer", "debug", "--zoom", "0-22"], disk: true)
         }
-        do {
+        #expect(everything.message == "this would seed 23456248059221 tiles, more than --max-tiles 100000; "
+            + "narrow --zoom or --bbox, raise --max-tiles, or pass --force")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/cache"), "refused before any tile")
+        let over = try await #require(throws: ValidationError.self) {
             _ = try await seed(["--layer", "world", "--zoom", "0-3", "--max-tiles", "20", "--to", folder.path + "/x.mbtiles"])
-            Issue.record("85 tiles over --max-tiles 20 were not refused")
-        } catch {
-            #expect("\(error)".contains("--max-tiles 20"))
         }
+        #expect(over.message == "this would seed 85 tiles, more than --max-tiles 20; "
+            + "narrow --zoom or --bbox, raise --max-tiles, or pass --force")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/x.mbtiles"))
         let (forced, _) = try await seed(["--layer", "world", "--zoom", "0-3", "--max-tiles", "20", "--force", "--to", folder.path + "/x.mbtiles"])
         #expect(forced.tiles == 85)
     }
 
     @Test func aLayerWithoutDiskCacheNeedsTo() async throws {
-        await #expect(throws: (any Error).self) { _ = try await seed(["--layer", "world", "--zoom", "0"]) }
+        let refused = try await #require(throws: ValidationError.self) { _ = try await seed(["--layer", "world", "--zoom", "0"]) }
+        #expect(refused.message == "layer \"world\" has no cache.disk: seeding would only fill this process's memory; "
+            + "configure cache.disk for it or write a file with --to FILE.mbtiles")
     }
 
     @Test func diskSeedIsServedLaterWithoutTheSource() async throws {

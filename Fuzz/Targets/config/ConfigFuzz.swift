@@ -1,15 +1,10 @@
-// Fuzz target: Configuration.parse on arbitrary text ends in a configuration or a
-// ConfigurationError naming the file, never a crash.
+// Fuzz target config: FuzzChecks.config (Tests/FuzzChecks) on each input, trapping on what it
+// reports. FuzzCorpusTests replays Fuzz/corpus/config through the same check in `swift test`.
 
-import TileServer
+import FuzzChecks
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    do {
-        _ = try Configuration.parse(yaml: text, file: "/fuzz/tilelayer.yml")
-    } catch {
-        _ = error.description
-    }
+    if let failure = FuzzChecks.config(Array(UnsafeBufferPointer(start: data, count: size))) { fatalError(failure) }
     return 0
 }

@@ -1,16 +1,10 @@
-// Fuzz target: PNGDecoder on arbitrary bytes ends in an image or a PNGError, never a crash.
+// Fuzz target png: FuzzChecks.png (Tests/FuzzChecks) on each input, trapping on what it
+// reports. FuzzCorpusTests replays Fuzz/corpus/png through the same check in `swift test`.
 
-import TilePNG
-
-/// Below the 8192 px default so that each run stays fast; the code path is the same.
-private let maxDimension = 1024
+import FuzzChecks
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    _ = try? PNGDecoder.size(of: bytes)
-    if let image = try? PNGDecoder.decode(bytes, maxDimension: maxDimension) {
-        if image.pixels.count != image.width * image.height * 4 { fatalError("pixel buffer of the wrong size") }
-    }
+    if let failure = FuzzChecks.png(Array(UnsafeBufferPointer(start: data, count: size))) { fatalError(failure) }
     return 0
 }

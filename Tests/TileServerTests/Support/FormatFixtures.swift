@@ -21,8 +21,9 @@ enum FormatFixtures {
         try? FileManager.default.removeItem(atPath: folder)  // a reused process number's
         let result = run("/usr/bin/env", ["python3", Fixtures.packageRoot + "/scripts/make-format-fixtures.py", folder])
         guard result.status == 0 else {
-            return .failure(Unavailable(description: "make-format-fixtures.py failed (needs gdal-bin, python3 with pmtiles "
-                                        + "and Pillow): \(result.output)"))
+            return .failure(Unavailable(description: "make-format-fixtures.py failed (it needs gdal-bin and the pip packages "
+                                        + "pmtiles and pillow: apt-get install gdal-bin; pip install pmtiles pillow; "
+                                        + "scripts/setup.sh installs them): \(result.output)"))
         }
         return .success(folder)
     }()
@@ -71,11 +72,16 @@ enum FormatFixtures {
     }
 
     /// Runs `python3 -c script arguments…`; its standard output, or a failure with its output.
-    static func python(_ script: String, _ arguments: [String]) async throws -> String {
-        try await offPool { try blockingPython(script, arguments) }
+    /// `packages`: the pip packages the script imports, each with its module; a missing one is a
+    /// failure that names the pip package to install.
+    static func python(_ script: String, _ arguments: [String], packages: [(pip: String, module: String)] = []) async throws -> String {
+        try await offPool { try blockingPython(script, arguments, packages: packages) }
     }
 
-    private static func blockingPython(_ script: String, _ arguments: [String]) throws -> String {
+    private static func blockingPython(_ script: String, _ arguments: [String], packages: [(pip: String, module: String)]) throws -> String {
+        for (pip, module) in packages where run("/usr/bin/env", ["python3", "-c", "import " + module]).status != 0 {
+            throw Unavailable(description: "python3 with the pip package \(pip) is needed (pip install \(pip); scripts/setup.sh installs it)")
+        }
         let result = run("/usr/bin/env", ["python3", "-c", script] + arguments)
         guard result.status == 0 else { throw Unavailable(description: "python3 failed: \(result.output)") }
         return result.output

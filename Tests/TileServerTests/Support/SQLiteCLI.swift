@@ -1,4 +1,4 @@
-// The sqlite3 command-line tool (installed by .ci/run), for tests that read or change an
+// The sqlite3 command-line tool (installed by scripts/setup.sh), for tests that read or change an
 // MBTiles file as another process would.
 
 import Foundation

@@ -1,7 +1,9 @@
 // `tilelayer serve` as a child process, for the tests that need the real binary (signals, its
 // own open-file limit).
 
+import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,57 +19,125 @@ func tilelayerBinary() throws -> String {
     return path
 }
 
+/// What a child process printed so far, filled by its reader thread.
+private final class Printed: Sendable {
+    let text = Mutex("")
+}
+
+/// What a finished `tilelayer` process left: its exit status and what it printed.
+struct TilelayerRun {
+    var status: Int32
+    var output: String
+    var errors: String
+}
+
+/// Runs the `tilelayer` binary with `arguments` in `folder` (the current folder when nil) and
+/// waits for it (call from a test on its own threads): its status and its two outputs, read
+/// together so that neither pipe can fill up and stall it. One still running after
+/// `seconds` is killed (status 128 + SIGKILL), so a command that does not end fails its test
+/// instead of hanging the run.
+func runTilelayer(_ arguments: [String], in folder: String? = nil, seconds: Double = 30) throws -> TilelayerRun {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try tilelayerBinary())
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+    defer { watchdog.cancel() }
+    let errorText = Mutex("")
+    let reader = DispatchGroup()
+    DispatchQueue.global().async(group: reader) {
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+    }
+    let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    reader.wait()
+    process.waitUntilExit()
+    return TilelayerRun(status: process.terminationStatus, output: outputText, errors: errorText.withLock { $0 })
+}
+
 struct ProcessTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
 
 /// A `tilelayer serve` child process; its port is read from its start-up log line. Its standard
-/// error is read only until then: a configuration that logs much (an access log) would fill the
-/// pipe and stall the server, so tests turn the access log off.
+/// error is read all along by a thread of its own (so a server that logs much never stalls on a
+/// full pipe), and `log` is what it printed so far.
 final class ServeProcess {
     let process = Process()
     private let errors = Pipe()
-    private(set) var log = ""
+    private let printed = Printed()
+    private let reader = DispatchGroup()
     let port: Int
 
+    /// What the server printed on standard error so far.
+    var log: String { printed.text.withLock { $0 } }
+
     /// Starts `tilelayer serve --config config`; with `openFileLimit`, under that open-file
-    /// limit (soft and hard, set by the shell that then becomes the server).
-    init(config: String, openFileLimit: Int? = nil) throws {
+    /// limit (soft and hard, set by the shell that then becomes the server); with `launcher`,
+    /// through that command (it ends by running the binary, e.g. `setpriv … --`).
+    init(config: String, openFileLimit: Int? = nil, launcher: [String] = []) throws {
+        var command = [try tilelayerBinary(), "serve", "--config", config]
         if let openFileLimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" serve --config \"$1\"",
-                                 try tilelayerBinary(), config]
-        } else {
-            process.executableURL = URL(fileURLWithPath: try tilelayerBinary())
-            process.arguments = ["serve", "--config", config]
+            command = ["/bin/sh", "-c", "ulimit -n \(openFileLimit) && exec \"$@\"", "sh"] + command
         }
+        command = launcher + command
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var found: Int?
-        let reader = errors.fileHandleForReading
-        let deadline = Date().addingTimeInterval(20)
-        while found == nil && Date() < deadline && process.isRunning {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            log += String(decoding: chunk, as: UTF8.self)
-            if let range = log.range(of: #"at http://[^:]+:(\d+)/"#, options: .regularExpression) {
-                let text = log[range]
-                found = Int(text.split(separator: ":").last!.dropLast())
+        let handle = errors.fileHandleForReading
+        let printed = self.printed
+        DispatchQueue.global().async(group: reader) {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                printed.text.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
             }
         }
-        guard let found else { throw ProcessTestError("tilelayer did not start: \(log)") }
+        var found: Int?
+        let deadline = Date().addingTimeInterval(20)
+        while found == nil && Date() < deadline && process.isRunning {
+            let text = printed.text.withLock { $0 }
+            if let range = text.range(of: #"at http://[^:]+:(\d+)/"#, options: .regularExpression) {
+                found = Int(text[range].split(separator: ":").last!.dropLast())
+            } else {
+                usleep(20_000)
+            }
+        }
+        guard let found else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            _ = reader.wait(timeout: .now() + 2)
+            throw ProcessTestError("tilelayer did not start: \(printed.text.withLock { $0 })")
+        }
         port = found
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits up to `seconds` for the exit; its status, or nil if still running.
+    /// Waits up to `seconds` for the exit; its status, or nil if still running. After an exit,
+    /// `log` holds everything the process printed.
     func waitForExit(seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(20_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        guard !process.isRunning else { return nil }
+        _ = reader.wait(timeout: .now() + 5)
+        return process.terminationStatus
+    }
+
+    /// Waits up to `seconds` until the log holds `text`; whether it does.
+    func waitForLog(containing text: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !log.contains(text) && Date() < deadline && process.isRunning { usleep(20_000) }
+        return log.contains(text)
     }
 
     deinit {

@@ -6,6 +6,9 @@ import TilePNG
 /// An upstream tile server for tests, run by `LiveServer` (a real server of ours, not a mock of
 /// the client): solid tiles whose blue is `version`, 500 while `broken`; it counts requests,
 /// records each path's first segment (the `{s}` subdomain) and the most requests in flight.
+/// With `gather`, a delayed answer also waits until that many requests have been in flight at
+/// once (or `gatherSeconds` passed, after which nothing waits for it): a client allowed that
+/// many at a time reaches it however the machine schedules, one that is not does not.
 final class TestUpstream: HTTPResponder, Sendable {
     let version = Atomic<Int>(1)
     let broken = Atomic<Bool>(false)
@@ -15,8 +18,15 @@ final class TestUpstream: HTTPResponder, Sendable {
     private let inFlight = Atomic<Int>(0)
     /// Seconds each answer takes.
     let delay: Double
+    let gather: Int
+    let gatherSeconds: Double
+    private let gatherGaveUp = Atomic<Bool>(false)
 
-    init(delay: Double = 0) { self.delay = delay }
+    init(delay: Double = 0, gather: Int = 1, gatherSeconds: Double = 10) {
+        self.delay = delay
+        self.gather = gather
+        self.gatherSeconds = gatherSeconds
+    }
 
     func respond(
         to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
@@ -29,10 +39,23 @@ final class TestUpstream: HTTPResponder, Sendable {
         let answer = HTTPResponse(status: .ok, headers: [.contentType: "image/png"], body: png)
         guard delay > 0 else { return answer }
         mostInFlight.max(inFlight.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
-            inFlight.subtract(1, ordering: .relaxed)
-            completion(answer)
+        answerOnceGathered(since: .now()) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+                inFlight.subtract(1, ordering: .relaxed)
+                completion(answer)
+            }
         }
         return nil
+    }
+
+    /// Runs `answer` once `gather` requests have been in flight together, or the wait for that
+    /// started `gatherSeconds` ago (then no later request waits either).
+    private func answerOnceGathered(since start: DispatchTime, _ answer: @escaping @Sendable () -> Void) {
+        let waited = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        if waited >= gatherSeconds { gatherGaveUp.store(true, ordering: .relaxed) }
+        guard mostInFlight.load(ordering: .relaxed) < gather, !gatherGaveUp.load(ordering: .relaxed) else {
+            return answer()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { [self] in answerOnceGathered(since: start, answer) }
     }
 }
