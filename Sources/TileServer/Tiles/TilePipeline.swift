@@ -167,7 +167,7 @@ final class TilePipeline: Sendable {
             }
             return nil
         }
-        let request = TileRequest(tile: key.tile, variables: key.variables)
+        let request = TileRequest(tile: key.tile, variables: key.variables, scale: key.scale)
         counters?.providerCalls.increment()
         switch layer.source {
         case .sync(let provider):
