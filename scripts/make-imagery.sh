@@ -11,15 +11,17 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 command -v gdalwarp >/dev/null || { echo "make-imagery.sh: gdalwarp not found (Debian package gdal-bin)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=$(( 1 << zoom ))
-half=20037508.342789244
-span=$(python3 -c "print(2*$half/$n)")
-for (( x = 0; x < n; x++ )); do
-    for (( y = 0; y < n; y++ )); do
-        read -r ulx uly lrx lry < <(python3 -c "s=$span;h=$half;print(-h+$x*s, h-$y*s, -h+($x+1)*s, h-($y+1)*s)")
-        gdal_translate -q -of VRT -b 1 -b 2 -b 3 -a_srs EPSG:3857 -a_ullr "$ulx" "$uly" "$lrx" "$lry" \
-            "$root/tiles/world/$zoom/$x/$y.png" "$work/$x-$y.vrt"
-    done
+# Each tile of zoom Z georeferenced in EPSG:3857 (its corners from the tile grid), then a mosaic.
+python3 -c "
+import math
+n, half = 1 << $zoom, math.pi * 6378137
+span = 2 * half / n
+for x in range(n):
+    for y in range(n):
+        print(x, y, -half + x * span, half - y * span, -half + (x + 1) * span, half - (y + 1) * span)
+" | while read -r x y ulx uly lrx lry; do
+    gdal_translate -q -of VRT -b 1 -b 2 -b 3 -a_srs EPSG:3857 -a_ullr "$ulx" "$uly" "$lrx" "$lry" \
+        "$root/tiles/world/$zoom/$x/$y.png" "$work/$x-$y.vrt"
 done
 gdalbuildvrt -q "$work/mosaic.vrt" "$work"/*.vrt
 gdalwarp -q -overwrite -t_srs "$srs" -ts "$width" 0 -r bilinear "$@" "$work/mosaic.vrt" "$work/warped.tif"

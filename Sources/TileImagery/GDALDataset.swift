@@ -15,7 +15,7 @@ final class GDALDataset {
         GDALMessages.reset()
         let options = overviewLevel.map { ["OVERVIEW_LEVEL=\($0)"] } ?? []
         let opened = CStringList(options).withPointer { list in
-            GDALOpenEx(location.gdalName, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil,
+            GDALOpenEx(location.gdalName, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR), nil,
                        list.map { UnsafeRawPointer($0).assumingMemoryBound(to: UnsafePointer<CChar>?.self) }, nil)
         }
         guard let opened else {
