@@ -13,14 +13,14 @@ final class GDALDataset {
         ImageryEnvironment.ensure()
         self.location = location
         GDALMessages.reset()
+        VSIErrorReset()
         let options = overviewLevel.map { ["OVERVIEW_LEVEL=\($0)"] } ?? []
         let opened = CStringList(options).withPointer { list in
             GDALOpenEx(location.gdalName, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR), nil,
                        list.map { UnsafeRawPointer($0).assumingMemoryBound(to: UnsafePointer<CChar>?.self) }, nil)
         }
         guard let opened else {
-            let said = GDALMessages.take()
-            throw .cannotOpen(location: location.description, reason: said.isEmpty ? "GDAL cannot read it as a raster" : said)
+            throw .cannotOpen(location: location.description, reason: StoreAnswer.describe(default: "GDAL cannot read it as a raster"))
         }
         handle = opened
     }
