@@ -32,8 +32,10 @@ final class ServeProcess {
     let port: Int
 
     /// Starts `tilelayer serve --config config`; with `openFileLimit`, under that open-file
-    /// limit (soft and hard, set by the shell that then becomes the server).
-    init(config: String, openFileLimit: Int? = nil) throws {
+    /// limit (soft and hard, set by the shell that then becomes the server); `environment` is
+    /// added to the test's own.
+    init(config: String, openFileLimit: Int? = nil, environment: [String: String] = [:]) throws {
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let openFileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" serve --config \"$1\"",
