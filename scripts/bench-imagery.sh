@@ -46,7 +46,7 @@ hz=$(getconf CLK_TCK)
 server_pid=""
 stop_server() { [ -n "$server_pid" ] && { kill $(tree_pids "$server_pid") 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }; server_pid=""; }
 trap stop_server EXIT
-wait_http() { for _ in $(seq 1 200); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done; echo "server at $1 did not answer" >&2; exit 1; }
+wait_http() { for _ in $(seq 1 600); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done; echo "server at $1 did not answer" >&2; exit 1; }
 
 start_tilelayer() {  # start_tilelayer MEMORY(true|false) → $port, $server_pid
     port=$(free_port)
@@ -64,7 +64,7 @@ start_titiler() {
     port=$(free_port)
     (cd "$WORK" && exec uvicorn titiler.application.main:app --host 127.0.0.1 --port "$port" --workers "$(nproc)" --log-level warning) &
     server_pid=$!
-    wait_http "http://127.0.0.1:$port/healthcheck"
+    wait_http "http://127.0.0.1:$port/healthz"
 }
 paths_for() {  # paths_for SERVER SCALE LIST → the list's tiles as that server's paths
     local suffix="" titiler_scale=""
@@ -74,7 +74,7 @@ paths_for() {  # paths_for SERVER SCALE LIST → the list's tiles as that server
         else echo "/cog/tiles/WebMercatorQuad/$z/$x/$y$titiler_scale.png?url=$cog&resampling=bilinear&reproject=bilinear"; fi
     done <"$3"
 }
-run_wrk() {  # run_wrk PATHS CONNECTIONS SECONDS → "rps tiles_per_cpu_s wrapped non2xx"
+run_wrk() {  # run_wrk PATHS CONNECTIONS SECONDS → "rps tiles_per_cpu_s wrapped non2xx cpu_seconds requests"
     local before after requests line
     before=$(tree_ticks "$server_pid")
     line=$(BENCH_PATHS="$1" BENCH_THREADS=2 wrk -t2 -c"$2" -d"$3"s --timeout 30s -s "$root/scripts/bench/imagery-cold.lua" \
@@ -87,7 +87,7 @@ b, a = [sum(map(int, s.split())) for s in sys.argv[1:3]]
 requests, line, hz = int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 fields = dict(kv.split("=") for kv in line.split()[1:])
 cpu = (a - b) / hz
-print(f"{float(fields['rps']):.1f} {requests / cpu if cpu else 0:.1f} {fields['wrapped']} {fields['non2xx']} {cpu:.1f}")
+print(f"{float(fields['rps']):.1f} {requests / cpu if cpu else 0:.1f} {fields['wrapped']} {fields['non2xx']} {cpu:.1f} {requests}")
 PY
 }
 
@@ -101,14 +101,14 @@ if [[ $PARTS == *cold* || $PARTS == *warm* ]]; then
         for server in tilelayer titiler; do
             paths_for "$server" "$scale" "$WORK/tiles-$scale.txt" >"$WORK/paths-$server-$scale.txt"
             "start_$server" true
-            read -r rps per_cpu wrapped non2xx cpu < <(run_wrk "$WORK/paths-$server-$scale.txt" 64 "$DURATION")
+            read -r rps per_cpu wrapped non2xx cpu asked < <(run_wrk "$WORK/paths-$server-$scale.txt" 64 "$DURATION")
             results[cold-$server-$scale]="$rps $per_cpu"
             echo "cold @${scale}x $server: $rps req/s, $per_cpu tiles/CPU-s ($cpu CPU-s; wrapped past the list: $wrapped; non-2xx: $non2xx)"
             if [[ $PARTS == *warm* ]]; then
-                # The tiles just made, again (first 2000 of the list, every one asked above).
-                head -2000 "$WORK/paths-$server-$scale.txt" >"$WORK/warm-$server-$scale.txt"
+                # The tiles just made, again (the head of the list that the cold run asked for).
+                head -"$(( asked < 2000 ? asked : 2000 ))" "$WORK/paths-$server-$scale.txt" >"$WORK/warm-$server-$scale.txt"
                 BENCH_PATHS="$WORK/warm-$server-$scale.txt" wrk -t2 -c64 -d3s -s "$root/scripts/bench/imagery-cold.lua" "http://127.0.0.1:$port" >/dev/null
-                read -r rps per_cpu wrapped non2xx cpu < <(run_wrk "$WORK/warm-$server-$scale.txt" 64 "$DURATION")
+                read -r rps per_cpu _ < <(run_wrk "$WORK/warm-$server-$scale.txt" 64 "$DURATION")
                 echo "warm @${scale}x $server: $rps req/s, $per_cpu tiles/CPU-s"
                 results[warm-$server-$scale]="$rps"
                 if [ "$server" = tilelayer ]; then

@@ -49,7 +49,8 @@ public final class GeoTIFFTileProvider: SyncTileProvider {
         let image: RGBAImage?
         do {
             image = try pool.withWarper { warper throws(ImageryError) in
-                try warper.warp(tile, size: size).image(rescale: info.rescale)
+                var warped = try warper.warp(tile, size: size)
+                return warped.image(rescale: info.rescale)
             }
         } catch {
             throw error.providerError

@@ -53,12 +53,16 @@ final class TileWarper: @unchecked Sendable {
         guard let operation, GDALChunkAndWarpImage(operation, 0, 0, Int32(size), Int32(size)) == CE_None else {
             throw failure(tile, "warp failed")
         }
-        let channels = info.bands.count + 1
+        // 8-bit data is read straight as RGBA (grey repeated into red, green and blue): the
+        // buffer becomes the image's pixels, no second pass; rescaled data as its bands and alpha.
+        let grey = info.bands.count == 1
+        var bandMap: [Int32] = floats ? Array(1 ... Int32(info.bands.count + 1)) : (grey ? [1, 1, 1, 2] : [1, 2, 3, 4])
+        let channels = bandMap.count
         var tileOut = WarpedTile(size: size, channels: channels, floats: floats)
         let sample = tileOut.bytesPerSample
         let status = tileOut.withBuffer { buffer, type in
             GDALDatasetRasterIO(destination, GF_Read, 0, 0, Int32(size), Int32(size), buffer, Int32(size), Int32(size), type,
-                                Int32(channels), nil, Int32(channels * sample), Int32(size * channels * sample), Int32(sample))
+                                Int32(channels), &bandMap, Int32(channels * sample), Int32(size * channels * sample), Int32(sample))
         }
         guard status == CE_None else { throw failure(tile, "reading the warped pixels failed") }
         return tileOut
