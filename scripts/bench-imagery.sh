@@ -17,6 +17,7 @@
 # Environment (defaults in brackets): WORK [/tmp/tilelayer-bench-imagery]  DURATION [20] seconds
 # of each wrk run  TILES [30000] distinct tiles a list  COLD_ZOOMS [5-9]  WALK_SECONDS [600]
 # GDAL_CACHE_MB [128]  BUILD [1] (0: use the release binary as built)  PARTS [cold,warm,walk]
+# SERVERS ["tilelayer titiler"] (one alone: no ratios)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 WORK=${WORK:-/tmp/tilelayer-bench-imagery}; DURATION=${DURATION:-20}; TILES=${TILES:-30000}
@@ -98,7 +99,7 @@ declare -A results
 if [[ $PARTS == *cold* || $PARTS == *warm* ]]; then
     for scale in 1 2; do
         python3 "$root/scripts/bench/imagery-tiles.py" "$TILES" "${COLD_ZOOMS%-*}" "${COLD_ZOOMS#*-}" "$west" "$south" "$east" "$north" "$scale" >"$WORK/tiles-$scale.txt"
-        for server in tilelayer titiler; do
+        for server in ${SERVERS:-tilelayer titiler}; do
             paths_for "$server" "$scale" "$WORK/tiles-$scale.txt" >"$WORK/paths-$server-$scale.txt"
             "start_$server" true
             read -r rps per_cpu wrapped non2xx cpu asked < <(run_wrk "$WORK/paths-$server-$scale.txt" 64 "$DURATION")
@@ -121,6 +122,7 @@ if [[ $PARTS == *cold* || $PARTS == *warm* ]]; then
             fi
             stop_server
         done
+        [ -n "${results[cold-titiler-$scale]:-}" ] || continue
         read -r t_rps t_cpu <<<"${results[cold-tilelayer-$scale]}"
         read -r p_rps p_cpu <<<"${results[cold-titiler-$scale]}"
         python3 -c "print(f'RATIO cold @${scale}x tilelayer/titiler: req/s {$t_rps/$p_rps:.2f}x, tiles per CPU-s {$t_cpu/$p_cpu:.2f}x')"
