@@ -7,6 +7,8 @@ enum ImageryFixture: String, CaseIterable, Sendable {
     case world
     /// Europe in UTM zone 32N (EPSG:32632), DEFLATE, with an alpha band from a triangle cutline.
     case utm
+    /// `utm` JPEG-compressed: its alpha band becomes a per-dataset mask (no nodata, no alpha band).
+    case utmMask
     /// Band 1 of `utm` as UInt16 (0…255 → 1000…4000), nodata 1000 where `utm` had none.
     case utm16
 
@@ -43,6 +45,9 @@ enum ImageryFixture: String, CaseIterable, Sendable {
                 try await ExternalTool.run(["bash", "scripts/make-imagery.sh", path, "3", "EPSG:32632", "512", "DEFLATE",
                                             "-te", "0", "4000000", "1000000", "6500000", "-cutline", cutline.path, "-dstalpha"],
                                            package: "gdal-bin")
+            case .utmMask:
+                let utm = try await self.path(of: .utm)
+                try await ExternalTool.run(["gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=JPEG", utm, path], package: "gdal-bin")
             case .utm16:
                 let utm = try await self.path(of: .utm)
                 try await ExternalTool.run(["gdal_translate", "-q", "-ot", "UInt16", "-b", "1", "-scale", "0", "255", "1000", "4000",
