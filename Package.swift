@@ -64,9 +64,6 @@ let package = Package(
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // A small blocking Redis client over hiredis (connection, pool, back-off); knows no tiles.
         .target(name: "Hiredis", dependencies: ["CHiredis"]),
-        // A SQLite VFS that never waits on a disk, for MBTiles readers on event loops (Linux).
-        .target(name: "CSQLiteNoWait",
-                dependencies: ["CSQLite", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         // libpng's setjmp/longjmp error handling, kept inside C.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
         // PNG codec and RGBA8 image operations.
@@ -75,11 +72,14 @@ let package = Package(
         .target(name: "TileCodecs", dependencies: ["TilePNG", "CTurboJPEG", "CWebP"]),
         // Generic byte-bounded cache, no HTTP.
         .target(name: "TileCache", swiftSettings: requestPath),
+        // Bytes kept in a memory file to be sent with sendfile (the memory cache's bodies); no HTTP.
+        .target(name: "BodyStore", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
+                swiftSettings: requestPath),
         // Tile provider protocols and the sources.
         .target(
             name: "TileProviders",
             dependencies: [
-                "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CSQLiteNoWait", "CZlib",
+                "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CZlib",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "Sockets", "Hiredis", "TileImagery",
+                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "BodyStore", "Sockets", "Hiredis", "TileImagery",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -133,12 +133,13 @@ let package = Package(
         .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
         .testTarget(name: "TileCodecsTests", dependencies: ["TileCodecs", "TestThreads"]),
         .testTarget(name: "TileCacheTests", dependencies: ["TileCache", "TestThreads"]),
-        .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG", "CSQLiteNoWait", "TestThreads"]),
+        .testTarget(name: "BodyStoreTests", dependencies: ["BodyStore"]),
+        .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG", "TestThreads"]),
         .testTarget(name: "TileImageryTests", dependencies: ["TileImagery", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TestThreads"]),
         .testTarget(
             name: "TileServerTests",
             dependencies: [
-                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "Sockets", "TileLayerCLI",
+                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "BodyStore", "Sockets", "TileLayerCLI",
                 "Hiredis", "TestThreads", "TestHTTPClient",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

@@ -19,27 +19,13 @@
 #   TILELAYER=        a tilelayer binary to measure instead of this checkout's release build
 #   KEEP=0            1: keep the temp dir (configs, callgrind files)
 #   MEMORY=1          0: tilelayer's layer has no memory cache (tiles go out with sendfile from their files)
+#   REVALIDATE_SECONDS=60  the layer's cache.revalidateSeconds (see below)
 #   LINES=0           1: keep the binary's debug info, so the callgrind files (KEEP=1) name source
 #                     lines; all of it must be DWARF 4, which valgrind 3.19 reads (the C targets'
 #                     too): build it with swift build -c release --product tilelayer
 #                     --scratch-path .build-dwarf -Xswiftc -g -Xswiftc -debug-info-format=dwarf
 #                     -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4, and pass TILELAYER=
 #   PROFILE=0         1: also print each server's functions by instructions (scripts/bench/callgrind-self.py)
-#   REUSE_SECONDS=60  tilelayer's server.cache.reuseSeconds: natively the 85 paths come round within
-#                     a few milliseconds, well inside the default 0.1 s, so a hot hit is an answer
-#                     given again; under callgrind, about fifty times slower, a round takes longer
-#                     than 0.1 s, so the default would count a lookup every round instead
-#                     (REUSE_SECONDS=0.1 counts that; 0 counts no answer given again)
-#   REUSE_HIT_SECONDS=$REUSE_SECONDS  server.cache.reuseHitSeconds (a memory hit's answer; natively
-#                     1 s by default), for the same reason
-#   OPEN_FILE_SECONDS=60  the folder layer's cache.openFileSeconds, for the same reason: natively
-#                     a working set's tile comes round within the default 1 s most of the time
-#                     (at 36,000 requests a second, 21,845 tiles; about one file-sent request
-#                     in five re-opens its file); under callgrind it does not, and the default
-#                     would count an open, fstat, keep and close on every such request. With 60
-#                     the count re-opens about as often as a native run (the warm-up itself
-#                     outlasts 60 s); nginx's open_file_cache_valid is the same; empty:
-#                     tilelayer's default (nginx's 60 s)
 #   WORKING_SET=      uniform or zipf: instead of 85 hot tiles, walk that request list of
 #                     scripts/bench-working-set.sh's pyramid (21,845 tiles, ~789 MiB; built on first
 #                     use in $DATA, default /tmp/tilelayer-working-set) with a 256 MiB memory
@@ -57,8 +43,8 @@
 #                     sends with an image (scripts/bench/browser-headers.txt, captured from
 #                     Chromium), instead of Host alone
 #   MBTILES=0         1 (with WORKING_SET): tilelayer serves the pyramid's MBTiles file with no
-#                     memory cache (uncached MBTiles, tiles lent from the file's mapping), nginx
-#                     the extracted folder; the file is read into the page cache first
+#                     memory cache, nginx the extracted folder; the file is read into the page
+#                     cache first
 set -euo pipefail
 
 COUNT=${COUNT:-2000}
@@ -78,11 +64,13 @@ HEADERS=${HEADERS:-}
 [[ -z $HEADERS || $HEADERS == browser ]] || { echo "bench-instructions: HEADERS must be empty or browser" >&2; exit 2; }
 export SEQ_HEADERS=$HEADERS
 [[ $MBTILES == 0 || -n $WORKING_SET ]] || { echo "bench-instructions: MBTILES=1 needs WORKING_SET" >&2; exit 2; }
-export REUSE_SECONDS=${REUSE_SECONDS:-60}
-export REUSE_HIT_SECONDS=${REUSE_HIT_SECONDS:-$REUSE_SECONDS}
-export OPEN_FILE_SECONDS=${OPEN_FILE_SECONDS-60}
 [[ $MEMORY == 0 || $MEMORY == 1 ]] || { echo "bench-instructions: MEMORY must be 0 or 1" >&2; exit 2; }
-if [[ $MEMORY == 0 ]]; then export LAYER_CACHE="memory: false"; else unset LAYER_CACHE; fi
+# Under callgrind time runs about fifty times slower: with the default revalidateSeconds (1 s)
+# each hot tile would be checked against its file every few requests, where natively it is once
+# in hundreds; REVALIDATE_SECONDS (60) keeps the native proportion.
+REVALIDATE_SECONDS=${REVALIDATE_SECONDS:-60}
+export LAYER_CACHE="revalidateSeconds: $REVALIDATE_SECONDS"
+if [[ $MEMORY == 0 ]]; then LAYER_CACHE="memory: false, $LAYER_CACHE"; fi
 
 die() { echo "bench-instructions: $*" >&2; exit 2; }
 for name in COUNT WARMUP; do [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number"; done
@@ -99,7 +87,7 @@ if [[ -n $WORKING_SET ]]; then
     TILES="$DATA/tiles"
     export MAX_ZOOM MEMORY_BYTES=$(( 256 << 20 ))
     if [[ $MBTILES == 1 ]]; then
-        export LAYER_SOURCE="{type: mbtiles, path: \"$DATA/tiles.mbtiles\"}" LAYER_CACHE="memory: false"
+        export LAYER_SOURCE="{type: mbtiles, path: \"$DATA/tiles.mbtiles\"}" LAYER_CACHE="memory: false, $LAYER_CACHE"
         cat "$DATA/tiles.mbtiles" >/dev/null
     fi
 fi
@@ -171,8 +159,6 @@ else
 fi
 echo "   access log: $( (( ACCESS_LOG )) && echo on || echo off ) at both sides"
 echo "   memory:     tilelayer's memory cache $( [[ $MEMORY == 0 || $MBTILES == 1 ]] && echo off || echo on )"
-echo "   reuse:      server.cache.reuseSeconds $REUSE_SECONDS, reuseHitSeconds $REUSE_HIT_SECONDS (answers given again to the same request head)"
-[[ $MBTILES == 1 ]] || echo "   open files: layer cache.openFileSeconds ${OPEN_FILE_SECONDS:-default} (tile files kept open)"
 
 # shellcheck source=bench/configs.sh
 source "$SCRIPT_DIR/bench/configs.sh"
@@ -199,7 +185,7 @@ client() { # client PORT COUNT [START]: requests from path START on, checked
 
 # warm_then_measure PORT COMMAND...: WARMUP requests, COMMAND (zero the counters, start a
 # tracer), then COUNT requests, all on one connection: the measured requests go to the event
-# loop the warm-up filled (tilelayer remembers heads and answers per loop; with a second
+# loop the warm-up filled (tilelayer remembers the heads it parsed per loop; with a second
 # connection the measured requests could land on a cold loop).
 warm_then_measure() {
     local port=$1 line out

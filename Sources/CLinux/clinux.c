@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -109,12 +110,7 @@ int clinux_open_cached(const char *path) {
 /// request after that.
 static int pread_cached_unsupported;
 
-long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
-    struct iovec vector = {buffer, (size_t)count};
-    return clinux_preadv_cached(fd, &vector, 1, offset);
-}
-
-long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long offset) {
+static long preadv_cached(int fd, const struct iovec *buffers, int count, long offset) {
 #ifdef RWF_NOWAIT
     if (__atomic_load_n(&pread_cached_unsupported, __ATOMIC_RELAXED)) {
         errno = ENOSYS;
@@ -136,6 +132,12 @@ long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long o
     return -1;
 #endif
 }
+
+long clinux_pread_cached(int fd, void *buffer, long count, long offset) {
+    struct iovec vector = {buffer, (size_t)count};
+    return preadv_cached(fd, &vector, 1, offset);
+}
+
 
 #ifndef SYS_cachestat
 #define SYS_cachestat 451  /* the same number on every architecture (Linux 6.5) */
@@ -216,26 +218,14 @@ long clinux_writev_more(int fd, const void *iov, int count) {
     return sendmsg(fd, &message, MSG_MORE | MSG_NOSIGNAL);
 }
 
-long clinux_splice_pipe(int fds[2], long bytes) {
-    if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
-    long held = fcntl(fds[1], F_SETPIPE_SZ, (int)bytes);
-    if (held < 0) held = fcntl(fds[1], F_GETPIPE_SZ);
-    if (held < 0) {
-        int saved = errno;
-        close(fds[0]);
-        close(fds[1]);
-        errno = saved;
-    }
-    return held;
+int clinux_read_lease(int fd) {
+    static int ignoring_sigio;
+    if (!__atomic_exchange_n(&ignoring_sigio, 1, __ATOMIC_RELAXED)) signal(SIGIO, SIG_IGN);
+    return fcntl(fd, F_SETLEASE, F_RDLCK);
 }
 
-long clinux_vmsplice(int fd, const void *iov, int count) {
-    return vmsplice(fd, (const struct iovec *)iov, (unsigned long)count, SPLICE_F_NONBLOCK);
-}
-
-long clinux_splice_to_socket(int pipe_fd, int socket_fd, long count, int more) {
-    unsigned flags = SPLICE_F_NONBLOCK | SPLICE_F_MOVE | (more ? SPLICE_F_MORE : 0);
-    return splice(pipe_fd, NULL, socket_fd, NULL, (size_t)count, flags);
+void clinux_end_lease(int fd) {
+    fcntl(fd, F_SETLEASE, F_UNLCK);
 }
 
 int clinux_memory_file(const char *name, long size) {

@@ -27,7 +27,7 @@ public final class CacheFillToken<Key: Hashable & Sendable, Value: Sendable>: Se
     /// and storable, then hands the value or error to the waiters.
     /// - Returns: `false` if the token had already been completed.
     @discardableResult
-    func complete(with result: Result<CacheFillResult<Value>, any Error>) -> Bool {
+    public func complete(with result: Result<CacheFillResult<Value>, any Error>) -> Bool {
         guard !isCompleted.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         shard.finishFill(fill, for: key, with: result)
         fill.finish(with: result.map(\.value))

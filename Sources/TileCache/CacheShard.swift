@@ -76,24 +76,14 @@ final class CacheShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// The value for `key`, the fill to join, or nil (the caller starts one); `counting`: the
+    /// key's mixed hash, recorded in the frequency sketch first. A value `isFresh` refuses is a miss.
     @inlinable
-    func lookupOrJoin(_ key: Key) -> CacheLookup<Key, Value> {
+    func lookupOrJoin(
+        _ key: Key, counting hash: UInt64?, isFresh: (Value) -> Bool = { _ in true }
+    ) -> CacheLookup<Key, Value> {
         let answer: CacheLookup<Key, Value>? = state.withLock { state in
-            if let value = state.list.value(for: key) {
-                state.hits += 1
-                return .hit(value)
-            }
-            state.misses += 1
-            if let fill = state.fills[key] { return .joined(fill) }
-            return nil
-        }
-        return answer ?? startFill(for: key)
-    }
-
-    /// `lookupOrJoin(_:)` where a stored value `isFresh` refuses counts as a miss (it stays
-    /// stored, and the filler gets it as `CacheFillToken.expired`).
-    func lookupOrJoin(_ key: Key, isFresh: (Value) -> Bool) -> CacheLookup<Key, Value> {
-        let answer: CacheLookup<Key, Value>? = state.withLock { state in
+            if let hash { state.sketch.record(hash) }
             if let value = state.list.value(for: key), isFresh(value) {
                 state.hits += 1
                 return .hit(value)

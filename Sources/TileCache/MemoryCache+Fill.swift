@@ -17,16 +17,24 @@ extension MemoryCache {
     ///     }
     /// }
     /// ```
+    /// `countingRequest`: the request is counted in its shard's frequency sketch (with the
+    /// lookup, under the same lock), for `admits`; a caller counts each request once.
     @inlinable
-    public func lookupOrJoin(_ key: Key) -> CacheLookup<Key, Value> {
-        shard(for: key).lookupOrJoin(key)
+    public func lookupOrJoin(_ key: Key, countingRequest: Bool = false) -> CacheLookup<Key, Value> {
+        let hash = mixedHash(key)
+        return shard(forHash: hash).lookupOrJoin(key, counting: countingRequest ? hash : nil)
     }
 
-    /// `lookupOrJoin(_:)` for values that age: a stored value `isFresh` refuses is a miss. It
-    /// stays stored (and is handed to the filler as `CacheFillToken.expired`, to serve if the
-    /// fill fails) until the fill stores its replacement; concurrent callers join that one fill.
-    public func lookupOrJoin(_ key: Key, isFresh: (Value) -> Bool) -> CacheLookup<Key, Value> {
-        shard(for: key).lookupOrJoin(key, isFresh: isFresh)
+    /// `lookupOrJoin(_:countingRequest:)` for values that age: a stored value `isFresh` refuses
+    /// is a miss. It stays stored (and is handed to the filler as `CacheFillToken.expired`, to
+    /// serve or check again) until the fill stores its replacement; concurrent callers join
+    /// that one fill.
+    @inlinable
+    public func lookupOrJoin(
+        _ key: Key, countingRequest: Bool = false, isFresh: (Value) -> Bool
+    ) -> CacheLookup<Key, Value> {
+        let hash = mixedHash(key)
+        return shard(forHash: hash).lookupOrJoin(key, counting: countingRequest ? hash : nil, isFresh: isFresh)
     }
 
     /// Ends the fill `token` stands for: stores a `.store` result unless a clear

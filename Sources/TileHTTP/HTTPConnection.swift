@@ -136,13 +136,10 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         }
     }
 
-    /// Writes what is queued and tells the machine how far it got. Lent bodies end here, before
-    /// anything else runs (another request, the loop's next event): what the socket did not
-    /// take of one is copied (`HTTPOutputQueue.endLending()`).
+    /// Writes what is queued and tells the machine how far it got.
     private func writeOutput() -> HTTPConnectionStateMachine.Action {
         let before = output.byteCount
-        let progress = output.write(to: socket, through: context.splicePipe)
-        guard progress != .failed, output.endLending() else {
+        guard output.write(to: socket) != .failed else {
             output.removeAll()
             return machine.connectionFailed()
         }
@@ -175,20 +172,13 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     }
 
     private func respond(to request: HTTPRequest, id: UInt64) -> HTTPConnectionStateMachine.Action {
-        let now = Monotonic.nanoseconds
-        // The same head as a request answered lately, whose answer may be given again.
-        if let entry = request.remembered, let again = context.memo.answer(for: entry, now: now) {
-            server.responder.answeredAgain(again)
-            return machine.answerReady(again, id: id, now: now)
-        }
         let requestContext = HTTPRequestContext(peer: peer)
         let address = answerAddress(for: id)
         let immediate = server.responder.respond(to: request, context: requestContext) { [address] response in
             address.connection.loop.execute { [address] in address.connection.answerArrived(response, at: address) }
         }
         guard let immediate else { return machine.answerDeferred(id: id) }
-        if let entry = request.remembered { context.memo.keep(immediate, for: entry, now: now) }
-        return machine.answerReady(immediate, id: id, now: now)
+        return machine.answerReady(immediate, id: id, now: Monotonic.nanoseconds)
     }
 
     /// The address for request `id`'s completion: the spare one when nothing else holds it.
@@ -218,30 +208,15 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         let fields = response.preparedHead ?? HTTPResponseEncoder.fields(of: response)
         let dateLine = context.dateCache.headerLine
         let tail = HTTPResponseEncoder.tail(keepAlive: outgoing.keepAlive, version: outgoing.version)
-        let headBytes = fields.count + dateLine.count + tail.count
+        output.append(fields)
+        output.append(dateLine)
+        output.append(tail)
         // HEAD: the same headers as GET, never a body.
         let sendsBody = outgoing.method != .head && !response.status.forbidsBody
-        if sendsBody, let wire = response.wire, let whole = wire.fileBody(dateLine: dateLine, tail: tail) {
-            // Head and body laid out together: one sendfile.
-            output.append(whole, head: wire.head)
-        } else {
-            output.append(fields)
-            output.append(dateLine)
-            output.append(tail)
-            if sendsBody {
-                if let file = response.file {
-                    output.append(file)
-                } else if let lent = response.lent {
-                    output.append(lent)
-                } else {
-                    output.append(response.body)
-                }
-            }
-        }
-        // A lent body not sent (a HEAD answer's) is let go now, not when the answer is released.
-        if !sendsBody { response.lent?.end() }
+        if sendsBody { output.append(response.content) }
         server.requestFinished(peer: peerText, method: outgoing.method, target: outgoing.target ?? "-",
-                               response: response, bytes: headBytes + (sendsBody ? response.contentLength : 0),
+                               response: response,
+                               bytes: fields.count + dateLine.count + tail.count + (sendsBody ? response.contentLength : 0),
                                started: outgoing.started, context: context)
     }
 

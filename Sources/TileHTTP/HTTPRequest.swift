@@ -63,26 +63,6 @@ public struct HTTPRequest: Sendable, Equatable {
     /// body may not have been read: see `HTTPRequestParser.bodyWithheld`); `body.count` for a
     /// request made in code.
     public var announcedBodyLength: Int
-    /// The loop's memo of this request's head, when it has one (`HTTPHeadMemo`): the
-    /// connection keeps the answer there. Used only on the loop that parsed the request.
-    var remembered: HTTPHeadMemo.Entry?
-
-    /// How many times before this one the loop that parsed this request saw its head lately,
-    /// as far as its memo tells (`HTTPHeadMemo`): 0 the first time; 1 the second, when the
-    /// head is remembered; 2 and up each time it is found remembered after that. An answer
-    /// marked for reuse (`HTTPResponse.reuse`) is kept and given again only to a remembered
-    /// head (1 and up); one that costs something to keep is worth keeping for a head asked for
-    /// over and over (a higher count). Read on that loop (in `HTTPResponder.respond`, before the
-    /// request goes to another thread): the count moves as the loop finds the head again.
-    public var headRepeats: Int { remembered.map { 1 + Int($0.found) } ?? 0 }
-
-    /// Whether the loop that parsed this request was asked for its head before, less than an
-    /// answer's lifetime (`HTTPServerConfiguration.reusedAnswerLifetime`) before this request:
-    /// an answer kept for it now would likely be given again before it ends. False for a head
-    /// not remembered. Read as `headRepeats` is, on that loop, once the connection has looked
-    /// for an answer to give again (`HTTPHeadMemo.answer(for:now:)`).
-    public var headAskedLately: Bool { remembered?.askedLately ?? false }
-
     /// A request; `pathSegments` and `query` come from `target`'s path (nil `pathSegments`:
     /// `target` is a plain origin form, `HTTPRequestTarget.plain`, and they are read from it).
     init(

@@ -143,9 +143,7 @@ public struct HTTPRequestParser: Sendable {
             head = try HTTPHeadParser.parse(buffer[start ..< headEnd], maxFields: limits.maxHeaderFields, sections: sections)
             bodyLength = try HTTPHeadParser.bodyLength(of: head, limit: limits.maxBodyBytes)
             if let memo, case .unknown(let hash, _) = known, bodyLength == 0 {
-                head = buffer.withUnsafeBytes {
-                    memo.remember(UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd]), hash: hash, as: head)
-                }
+                buffer.withUnsafeBytes { memo.remember(UnsafeRawBufferPointer(rebasing: $0[start ..< headEnd]), hash: hash, as: head) }
             }
         }
         start = headEnd

@@ -18,13 +18,4 @@ public protocol HTTPResponder: Sendable {
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse?
 
-    /// Called on the event loop (so it must not block) when a response this responder marked
-    /// for reuse (`HTTPResponse.reuse`) is given again to the same request head without asking
-    /// it (`HTTPHeadMemo`), so it can count it as if it had answered (`Mark.tag` says in what).
-    func answeredAgain(_ response: HTTPResponse)
-}
-
-extension HTTPResponder {
-    /// By default nothing is counted.
-    public func answeredAgain(_ response: HTTPResponse) {}
 }

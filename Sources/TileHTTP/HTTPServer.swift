@@ -80,11 +80,6 @@ public final class HTTPServer: @unchecked Sendable {
     /// Open connections now.
     public var connectionCount: Int { connections.withLock { $0.count } }
 
-    /// Body bytes the loops sent by reference since `start()`: immutable lent bodies whose pages
-    /// went to the socket through a loop's pipe (`SplicePipe`), not copied. Ask only once
-    /// `start()` has returned.
-    public var bytesSentByReference: Int { contexts.reduce(0) { $0 + $1.bytesSentByReference } }
-
     /// Binds and starts accepting; returns the bound port.
     @discardableResult
     public func start() throws(SocketError) -> Int {
@@ -105,11 +100,7 @@ public final class HTTPServer: @unchecked Sendable {
                 let loop = try configuration.transport.makeLoop(name: "tilelayer-io-\(index)")
                 loops.append(loop)
                 let log = configuration.accessLog ? HTTPAccessLog(settings: configuration.accessLogSettings, loop: loop) : nil
-                contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics(),
-                                                answerLifetime: configuration.reusedAnswerLifetime,
-                                                pinnedLifetime: configuration.reusedPinnedAnswerLifetime,
-                                                fileAnswers: configuration.reusedFileAnswers / loopCount,
-                                                wireBytes: configuration.reusedWireBytes / loopCount))
+                contexts.append(HTTPLoopContext(accessLog: log, metrics: metrics.makeLoopMetrics()))
             }
         } catch {
             socket.close()
@@ -180,7 +171,6 @@ public final class HTTPServer: @unchecked Sendable {
         let connection = HTTPConnection(socket: socket, peer: peer, server: self, loop: loop,
                                         context: contexts[nextLoop], isRejection: overloaded)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
-        configuration.connectionDescriptors?.connectionsChanged(by: 1)
         if !overloaded { metrics.connectionOpened() }
         let rejection = overloaded ? Self.overloadedResponse : nil
         if loop.inLoop { connection.start(rejecting: rejection) } else { loop.execute { connection.start(rejecting: rejection) } }
@@ -224,15 +214,11 @@ public final class HTTPServer: @unchecked Sendable {
         for connection in due {
             connection.loop.execute { connection.deadlineExpired() }
         }
-        for (loop, context) in zip(loops, contexts) {
-            loop.execute { context.memo.dropExpiredAnswers(now: Monotonic.nanoseconds) }
-        }
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
         let removed = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
         guard removed != nil else { return }
-        configuration.connectionDescriptors?.connectionsChanged(by: -1)
         if connection.isRejection {
             lingeringRejections.subtract(1, ordering: .relaxed)
         } else {

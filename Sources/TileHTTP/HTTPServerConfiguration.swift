@@ -27,26 +27,6 @@ public struct HTTPServerConfiguration: Sendable {
     public var accessLogSettings = HTTPAccessLogSettings()
     /// Event-loop threads; nil: one per online core.
     public var eventLoops: Int?
-    /// Seconds an answer the responder marked for reuse (`HTTPAnswerReuse`) is given again to
-    /// the same request head (`HTTPHeadMemo`) after it was made; 0: never given again. A pinned
-    /// one's is `reusedPinnedAnswerLifetime`.
-    public var reusedAnswerLifetime = 0.1
-    /// Seconds an answer whose mark is pinned (`HTTPAnswerReuse.Mark.isPinned`: its source
-    /// changes only with a revoke, or rarely, as a tile in the application's memory cache) is
-    /// given again after it was made; 0: never. A revoke ends it at once whatever this is.
-    public var reusedPinnedAnswerLifetime = 1.0
-    /// Answers that hold a file open of their own (`HTTPFileBody.holdsOpenFile`: a tile file
-    /// sent with its descriptor) kept to be given again, at most, across all event
-    /// loops, shared out evenly (rounded down: with more loops than this, none is kept).
-    public var reusedFileAnswers = 256
-    /// Bytes of memory the answers given again most may take, laid out as they go on the wire
-    /// (`HTTPWireAnswer`: head and body in one region, sent with one `sendfile`), at most,
-    /// across all event loops, shared out evenly; 0: none is laid out.
-    public var reusedWireBytes = 64 << 20
-    /// What shares the open-file limit with the connections, told of each connection opened
-    /// and closed (rejected ones too: they hold a descriptor while their 503 lingers); nil:
-    /// nothing.
-    public var connectionDescriptors: (any HTTPConnectionDescriptors)?
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000

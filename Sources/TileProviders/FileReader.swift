@@ -7,21 +7,10 @@ import Darwin
 import CLinux
 #endif
 
-/// Reads whole small files with `open`/`fstat`/`read`, no Foundation on the hot path.
-enum FileReader {
-    enum Outcome {
-        case contents([UInt8], modified: Int)
-        case missing
-    }
-
+/// Opens tile files with `open`/`fstat`, no Foundation on the hot path.
+public enum FileReader {
     /// Largest file read as a tile.
     static let maxBytes = 64 << 20
-
-    /// The file's contents and mtime, or `.missing` when it does not exist or is not a file.
-    static func read(_ path: String) throws(TileProviderError) -> Outcome {
-        guard let file = try open(path) else { return .missing }
-        return .contents(try file.readAll(), modified: file.modified)
-    }
 
     /// Whether `path` is on a local filesystem (ext4, XFS, Btrfs, tmpfs, overlayfs, ZFS…), not
     /// a network or FUSE one; false off Linux.
@@ -33,25 +22,34 @@ enum FileReader {
         #endif
     }
 
+    /// What opening a file without waiting found.
+    public enum OpenedWithoutWaiting {
+        /// The file, opened from the kernel's caches alone.
+        case opened(TileFile)
+        /// No file there (the kernel's caches know the name is absent): no tile.
+        case missing
+        /// Opening it would need the disk, or it failed: `open`, off the loop, says which.
+        case mustWait
+    }
+
     /// The file opened only if that needs no disk access (every part of its path is in the
-    /// kernel's caches: `openat2` with `RESOLVE_CACHED`), so an event loop may call it; nil when
-    /// it would need the disk, does not exist, or fails: `open` then says which, off the loop.
-    /// The descriptor keeps O_NONBLOCK, which a regular file on a local filesystem ignores (the
-    /// only kind this is used on: see `DirectoryTileProvider.opensWithoutWaiting`).
-    static func openWithoutWaiting(_ path: String) -> TileFile? {
+    /// kernel's caches: `openat2` with `RESOLVE_CACHED`), so an event loop may call it. The
+    /// descriptor keeps O_NONBLOCK, which a regular file on a local filesystem ignores (the only
+    /// kind this is used on: see `FileTileProvider.opensWithoutWaiting`).
+    static func openWithoutWaiting(_ path: String) -> OpenedWithoutWaiting {
         #if os(Linux)
         let fd = clinux_open_cached(path)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .mustWait }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             close(fd)
-            return nil
+            return .mustWait
         }
         let file = TileFile(descriptor: fd, path: path, info: info)  // closes fd from here on
-        guard (info.st_mode & S_IFMT) == S_IFREG, file.size <= maxBytes else { return nil }
-        return file
+        guard (info.st_mode & S_IFMT) == S_IFREG, file.size <= maxBytes else { return .mustWait }
+        return .opened(file)
         #else
-        return nil
+        return .mustWait
         #endif
     }
 

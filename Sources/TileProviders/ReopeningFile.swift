@@ -1,10 +1,10 @@
-import Dispatch
 import Synchronization
 
-/// A file a provider reads (an MBTiles database, a PMTiles archive), reopened when it is
-/// replaced on disk. At most once per `recheckInterval` one reader `stat`s the file; when its
-/// identity changed (new inode, size or time) later reads get a freshly opened value, while
-/// reads under way finish on the old one. The `stat` and any reopening happen outside the lock.
+/// A file a provider reads (an MBTiles database, a PMTiles archive), reopened when it changes on
+/// disk. At most once per `recheckInterval` one reader `stat`s the path (and any caller at once,
+/// `recheck()`); when its identity changed (new inode, size or times) later reads get a freshly
+/// opened value, while reads under way finish on the old one. The `stat` and any reopening
+/// happen outside the lock.
 final class ReopeningFile<Opened: Sendable>: Sendable {
     /// What readers currently read from.
     enum Source: Sendable {
@@ -26,6 +26,8 @@ final class ReopeningFile<Opened: Sendable>: Sendable {
     private struct State: Sendable {
         var source: Source
         var lastOpened: Opened
+        /// The identity of what `source` reads (nil while missing or failed).
+        var identity: FileIdentity?
         var nextCheck: ContinuousClock.Instant
         var checking = false
     }
@@ -41,7 +43,8 @@ final class ReopeningFile<Opened: Sendable>: Sendable {
         self.recheckInterval = recheckInterval
         self.identity = identity
         self.opener = opener
-        state = Mutex(State(source: .open(opened), lastOpened: opened, nextCheck: .now + recheckInterval))
+        state = Mutex(State(source: .open(opened), lastOpened: opened, identity: identity(opened),
+                            nextCheck: .now + recheckInterval))
     }
 
     /// The value opened last with success.
@@ -50,36 +53,56 @@ final class ReopeningFile<Opened: Sendable>: Sendable {
     /// The source to read from, re-checked against the disk when the interval has passed.
     /// Only one reader checks at a time; the others keep using the current source meanwhile.
     func current() -> Source {
-        let (source, mustCheck) = sourceClaimingDueCheck()
-        return mustCheck ? check(source) : source
-    }
-
-    /// The source to read from now, for a reader that must not wait (an event loop): a check
-    /// that fell due is made on another thread (Dispatch's), and until it ends this reader, like
-    /// the others, keeps using the current source.
-    func currentWithoutWaiting() -> Source {
-        let (source, mustCheck) = sourceClaimingDueCheck()
-        if mustCheck { DispatchQueue.global(qos: .utility).async { _ = self.check(source) } }
-        return source
-    }
-
-    /// The current source, and whether the caller is to check the file (a check is due and no
-    /// one else is making it: the caller then must call `check`).
-    private func sourceClaimingDueCheck() -> (Source, Bool) {
         let now = ContinuousClock.now
-        return state.withLock { state -> (Source, Bool) in
+        let (source, mustCheck) = state.withLock { state -> (Source, Bool) in
             guard !state.checking, now >= state.nextCheck else { return (state.source, false) }
             state.checking = true
             return (state.source, true)
         }
+        return mustCheck ? check(source) : source
     }
 
-    /// Checks the file (a `stat`, and an open when it was replaced) and makes the outcome current.
+    /// Checks the file now, whether or not the interval has passed (a clear-cache, a reload).
+    func recheck() {
+        let source = state.withLock { state -> Source in
+            state.checking = true
+            return state.source
+        }
+        _ = check(source)
+    }
+
+    /// A validator of tiles read from the version of identity `read`: current while the file,
+    /// as last checked (at most `recheckInterval` ago), is still that version.
+    func validator(for read: FileIdentity) -> any TileValidator {
+        Version(file: self, identity: read)
+    }
+
+    private struct Version: TileValidator {
+        let file: ReopeningFile
+        let identity: FileIdentity
+
+        func isCurrent() -> Bool {
+            _ = file.current()
+            return file.state.withLock { $0.identity } == identity
+        }
+
+        /// Told without a `stat` while the file's own check is not due; nil when it is.
+        func isCurrentWithoutWaiting() -> Bool? {
+            let now = ContinuousClock.now
+            return file.state.withLock { state in now < state.nextCheck ? state.identity == identity : nil }
+        }
+    }
+
+    /// Checks the file (a `stat`, and an open when it changed) and makes the outcome current.
     private func check(_ source: Source) -> Source {
         let fresh = refreshed(source)
         state.withLock { state in
             state.source = fresh
-            if case .open(let opened) = fresh { state.lastOpened = opened }
+            state.identity = nil
+            if case .open(let opened) = fresh {
+                state.lastOpened = opened
+                state.identity = identity(opened)
+            }
             state.checking = false
             state.nextCheck = .now + recheckInterval
         }

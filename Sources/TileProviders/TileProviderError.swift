@@ -32,6 +32,11 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
     case notPMTiles(path: String, reason: String)
     /// A PMTiles archive's directory or tile data for `tile` (z/x/y) is corrupt or truncated.
     case corruptArchive(path: String, tile: String, reason: String)
+    /// A file kept changing while it was read (written in place): try again shortly.
+    case changing(path: String)
+    /// Bytes that start as the layer's format but are not a whole tile of it (cut short, noise
+    /// after a good start, a failed CRC): `source` names the tile, `reason` the defect.
+    case damaged(source: String, reason: String)
 
     public var description: String {
         switch self {
@@ -51,6 +56,8 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(path) holds \(format) tiles; tilelayer serves png, jpg, webp and pbf"
         case .upstream(let url, let reason): return "upstream \(url) failed: \(reason)"
         case .notPMTiles(let path, let reason): return "\(path) is not a PMTiles v3 archive: \(reason)"
+        case .changing(let path): return "\(path) is being written; try again shortly"
+        case .damaged(let source, let reason): return "\(source) is damaged: \(reason)"
         case .corruptArchive(let path, let tile, let reason):
             return "tile \(tile) of \(path): the archive is corrupt or truncated: \(reason)"
         }

@@ -41,10 +41,6 @@ public final class ServerRunner: @unchecked Sendable {
         let factory = TileMetrics.makeFactory(registry: registry)
         let state = try ServiceState(configuration: configuration, logger: logger, metrics: factory)
         let settings = configuration.server
-        // Descriptors for the tile files kept open, shared with the connections (the HTTP
-        // server raises the limit for its connections alone, and tells the budget of each).
-        let openFiles = OpenFileBudget.shared.fit(maxConnections: settings.maxConnections)
-        logger.debug("tile files kept open at most", metadata: ["files": "\(openFiles)"])
         service = TileService(state: state, logger: logger, metrics: registry, configurationSource: configurationSource)
         var http = HTTPServerConfiguration(
             host: settings.host, port: settings.port,
@@ -53,9 +49,6 @@ public final class ServerRunner: @unchecked Sendable {
             maxConnections: settings.maxConnections, headerTimeout: settings.headerSeconds,
             idleTimeout: settings.idleSeconds, answerTimeout: settings.answerSeconds, accessLog: settings.accessLog,
             transport: settings.transport)
-        http.reusedAnswerLifetime = settings.reuseSeconds
-        http.reusedPinnedAnswerLifetime = settings.reuseHitSeconds
-        http.connectionDescriptors = OpenFileBudget.shared
         http.accessLogSettings.format = settings.logFormat == .json ? .json : .text
         http.accessLogSettings.bufferBytes = settings.accessBufferBytes
         http.accessLogSettings.flushInterval = settings.accessFlushSeconds

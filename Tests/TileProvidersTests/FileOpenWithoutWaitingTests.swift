@@ -21,7 +21,19 @@ import TestThreads
     /// `bytes` written to a new file at `path`, opened without waiting (just written: cached).
     private func written(_ bytes: [UInt8], at path: String) throws -> TileFile {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        return try #require(FileReader.openWithoutWaiting(path))
+        return try #require(opened(path))
+    }
+
+    /// The file at `path` when it opens without waiting.
+    private func opened(_ path: String) -> TileFile? {
+        if case .opened(let file) = FileReader.openWithoutWaiting(path) { return file }
+        return nil
+    }
+
+    /// Whether `path` was found missing without waiting (the kernel's caches know it is absent).
+    private func isMissing(_ path: String) -> Bool {
+        if case .missing = FileReader.openWithoutWaiting(path) { return true }
+        return false
     }
 
     @Test func aCachedFileOpensWithItsBytesAndAMissingOneDoesNot() throws {
@@ -30,11 +42,13 @@ import TestThreads
         let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]
         FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data(bytes))
         // Just written: its path and inode are in the kernel's caches.
-        let file = try #require(FileReader.openWithoutWaiting(root + "/0/0/0.png"))
+        let file = try #require(opened(root + "/0/0/0.png"))
         #expect(file.size == bytes.count)
         #expect(try file.readAll() == bytes)
-        #expect(FileReader.openWithoutWaiting(root + "/0/0/1.png") == nil)
-        #expect(FileReader.openWithoutWaiting(root + "/0/0") == nil, "a folder is not a tile")
+        #expect(!isMissing(root + "/0/0/1.png"), "a name never looked up: the kernel's caches cannot tell")
+        #expect(access(root + "/0/0/1.png", F_OK) != 0)  // looked up once (a worker's open)
+        #expect(isMissing(root + "/0/0/1.png"), "a name the kernel knows is absent: no tile, told at once")
+        #expect(opened(root + "/0/0") == nil && !isMissing(root + "/0/0"), "a folder is not a tile: left to the workers")
     }
 
     /// A file is read without waiting only while the page cache holds all of it.
@@ -62,7 +76,7 @@ import TestThreads
 
         let large = [UInt8](repeating: 1, count: TileFile.maxBytesReadWithoutWaiting + 1)
         #expect(FileManager.default.createFile(atPath: root + "/0/0/1.png", contents: Data(large)))
-        #expect(try #require(FileReader.openWithoutWaiting(root + "/0/0/1.png")).readAllWithoutWaiting() == nil,
+        #expect(try #require(opened(root + "/0/0/1.png")).readAllWithoutWaiting() == nil,
                 "larger than a tile: not read on a loop")
     }
 
@@ -85,31 +99,6 @@ import TestThreads
         #expect(try file.readAll() == bytes)
         #expect(file.isCachedWhole() == true)
         #expect(try actingAsNobody { file.isCachedWhole() } == nil, "a file this process neither owns nor may write: not told")
-        #expect(file.isCachedWhole() == nil,
-                "refused once, not asked again while the file is open (a server's user does not change)")
-    }
-
-    /// A yes from the page cache holds for the trust given (`isCachedWhole(at:trusting:)`): the
-    /// file's pages dropped within it, the answer stays yes without asking; at its end the kernel
-    /// is asked again and says no. A no is not trusted (asked again at once), and with no trust
-    /// every answer is asked.
-    @Test func aFileFoundWholeInThePageCacheIsTakenToStayThereForTheTrustGiven() throws {
-        let root = try folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        let file = try written(bytes, at: root + "/0/0/0.png")
-        #expect(try file.readAll() == bytes)
-        let second: UInt64 = 1_000_000_000, start: UInt64 = 50 * second
-        #expect(file.isCachedWhole(at: start, trusting: second) == true)
-        try #require(PageCache.evict(descriptor: file.descriptor, size: file.size),
-                     "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
-        #expect(file.isCachedWhole(at: start, trusting: 0) == false, "no trust: asked")
-        #expect(file.isCachedWhole(at: start + second - 1, trusting: second) == true, "within the trust: not asked")
-        #expect(file.isCachedWhole(at: start + second, trusting: second) == false, "the trust ended: asked again")
-        #expect(try file.readAll() == bytes)
-        #expect(file.isCachedWhole(at: start + second + 1, trusting: second) == true, "a no is not kept: asked again")
-        try #require(PageCache.evict(descriptor: file.descriptor, size: file.size))
-        #expect(file.isCachedWhole(at: start + 2 * second, trusting: second) == true, "the yes just found is trusted")
     }
 
     /// `body` run on a thread whose filesystem user is nobody (65534): the kernel checks a file's
@@ -127,7 +116,7 @@ import TestThreads
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(mkfifo(root + "/0/0/0.png", 0o600) == 0)
-        #expect(FileReader.openWithoutWaiting(root + "/0/0/0.png") == nil)
+        #expect(opened(root + "/0/0/0.png") == nil)
     }
 
     @Test func aDirectoryProviderOpensItsTilesWithoutWaiting() throws {
@@ -136,7 +125,11 @@ import TestThreads
         FileManager.default.createFile(atPath: root + "/0/0/0.png", contents: Data([1, 2, 3]))
         let provider = DirectoryTileProvider(root: root)
         let request = TileRequest(tile: TileCoordinate(z: 0, x: 0, y: 0), variables: [:])
-        #expect(try provider.tileFileWithoutWaiting(for: request)?.readAll() == [1, 2, 3])
+        guard case .opened(let file) = provider.tileFileWithoutWaiting(for: request) else {
+            Issue.record("a tile just written opens without waiting")
+            return
+        }
+        #expect(try file.readAll() == [1, 2, 3])
     }
 
     /// A network or FUSE mount (here /proc, not a local disk filesystem) never opens on a loop.
@@ -145,8 +138,11 @@ import TestThreads
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(DirectoryTileProvider(root: root).opensWithoutWaiting)
         #expect(!DirectoryTileProvider(root: "/proc").opensWithoutWaiting)
-        #expect(DirectoryTileProvider(root: "/proc").tileFileWithoutWaiting(
-            for: TileRequest(tile: TileCoordinate(z: 0, x: 0, y: 0), variables: [:])) == nil)
+        guard case .mustWait = DirectoryTileProvider(root: "/proc").tileFileWithoutWaiting(
+            for: TileRequest(tile: TileCoordinate(z: 0, x: 0, y: 0), variables: [:])) else {
+            Issue.record("a file under /proc is left to a worker")
+            return
+        }
     }
 }
 #endif

@@ -1,7 +1,6 @@
-// A file a provider reads, reopened when replaced: a reader that must not wait never makes the
-// check itself.
+// A file a provider reads, reopened when it changes on disk: at most once per interval on its
+// own, at once when asked (`recheck`), and validators of what was read tell a change.
 
-import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -14,37 +13,61 @@ import TestThreads
         let identity: FileIdentity
     }
 
-    /// While another thread's check is stuck opening the replaced file, a reader that must not
-    /// wait gets the current source at once (were it to wait, the test would hang: the open is
-    /// released only after that call returns); the replaced file's once the open ends.
-    @Test func aReaderThatMustNotWaitNeverWaitsForACheck() async throws {
+    private func reopening(_ path: String, interval: Duration) throws -> ReopeningFile<Opened> {
+        let opens = Mutex(0)
+        return try ReopeningFile<Opened>(path: path, recheckInterval: interval, identity: \.identity) {
+            found throws(TileProviderError) in
+            Opened(number: opens.withLock { $0 += 1; return $0 }, identity: found)
+        }
+    }
+
+    private func number(_ source: ReopeningFile<Opened>.Source) -> Int? {
+        if case .open(let opened) = source { return opened.number }
+        return nil
+    }
+
+    /// Within its interval the file is not looked at; `recheck` looks at once and opens the
+    /// replacement; a validator of the first version is then no longer current.
+    @Test func aRecheckSeesAReplacementAtOnce() throws {
         let fixture = try MBTilesFixture()
         let path = fixture.path("file")
         #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
-        let opens = Atomic(0)
-        let release = DispatchSemaphore(value: 0)
-        defer { for _ in 0 ..< 8 { release.signal() } }  // no open left stuck once the test ends
-        let file = try ReopeningFile<Opened>(path: path, recheckInterval: .zero, identity: \.identity) {
-            found throws(TileProviderError) in
-            let number = opens.add(1, ordering: .relaxed).newValue
-            if number > 1 { release.wait() }  // every open after the first waits for the test
-            return Opened(number: number, identity: found)
-        }
-        try FileManager.default.removeItem(atPath: path)
-        #expect(FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3])))  // another inode and size
+        let file = try reopening(path, interval: .seconds(3600))
+        let first = try #require(number(file.current()))
+        let validator = file.validator(for: try #require(try FileIdentity.of(path)))
+        #expect(validator.isCurrent())
 
-        guard case .open(let current) = file.currentWithoutWaiting() else {
-            Issue.record("the current source is served while the check runs")
-            return
-        }
-        #expect(current.number == 1)
-        var reopened = false
-        for _ in 0 ..< 200 where !reopened {
-            release.signal()  // lets the stuck open (and any later one) end
-            if case .open(let now) = file.currentWithoutWaiting(), now.number > 1 { reopened = true }
-            if !reopened { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        #expect(reopened, "the check made on another thread opened the replaced file")
-        #expect(opens.load(ordering: .relaxed) > 1)
+        let replacement = fixture.path("replacement")
+        #expect(FileManager.default.createFile(atPath: replacement, contents: Data([2, 3])))
+        #expect(rename(replacement, path) == 0)
+        #expect(number(file.current()) == first, "the interval has not passed: the file is not looked at")
+
+        file.recheck()
+        #expect(number(file.current()) == first + 1)
+        #expect(!validator.isCurrent())
+    }
+
+    /// A rewrite in place that keeps the size and puts the modification time back (`rsync -t
+    /// --inplace`) is another version: its change time moved.
+    @Test func aRewriteWithItsTimesPutBackIsAnotherVersion() throws {
+        let fixture = try MBTilesFixture()
+        let path = fixture.path("file")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3])))
+        let before = try #require(try FileIdentity.of(path))
+        let file = try reopening(path, interval: .zero)
+        let validator = file.validator(for: before)
+        #expect(validator.isCurrent())
+
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data([9, 9, 9]))
+        try handle.close()
+        var times = [timespec(tv_sec: before.modifiedSeconds, tv_nsec: before.modifiedNanoseconds),
+                     timespec(tv_sec: before.modifiedSeconds, tv_nsec: before.modifiedNanoseconds)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let after = try #require(try FileIdentity.of(path))
+        #expect(after.size == before.size && after.modifiedSeconds == before.modifiedSeconds
+                && after.modifiedNanoseconds == before.modifiedNanoseconds)
+        #expect(after != before, "the change time tells the versions apart")
+        #expect(!validator.isCurrent())
     }
 }

@@ -77,8 +77,9 @@ import TestThreads
         }
         #expect(hot.request("/healthz")?.status == 200)
 
-        // A miss needs a worker, and none is free with no queue: 503 at once, not a stall.
-        let busy = try #require(hot.request("/3/0/0.png"))
+        // A tile made from others (a render's reads) needs a worker, and none is free with no
+        // queue: 503 at once, not a stall.
+        let busy = try #require(hot.request("/2/0/0@2x.png"))
         #expect(busy.status == 503)
         #expect(busy.header("Retry-After") != nil)
         #expect(busy.header("Cache-Control") == "no-store")
@@ -86,7 +87,7 @@ import TestThreads
         // Released, the hung reads end (an empty FIFO holds no tile: 404), and the pool serves again.
         release(fifos)
         for client in hung { #expect(client.readResponse()?.status == 404) }
-        #expect(hot.request("/3/0/0.png")?.status == 200)
+        #expect(try RawHTTPClient(port: live.port, timeoutSeconds: 20).request("/2/0/0@2x.png")?.status == 200)
         await live.stop()
     }
 }

@@ -22,15 +22,10 @@ import Testing
         #expect(configuration.server == ServerSettings())
         #expect(configuration.server.port == 8080)
         #expect(configuration.server.cors == "*")
-        #expect(configuration.server.reuseSeconds == 0.1)
-        #expect(try load("server: {cache: {reuseSeconds: 0}}\nlayers: []").server.reuseSeconds == 0)
-        #expect(configuration.server.reuseHitSeconds == 1)
-        #expect(try load("server: {cache: {reuseHitSeconds: 2.5}}\nlayers: []").server.reuseHitSeconds == 2.5)
-        let layer = "layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: 0.5}}]"
-        #expect(try load(layer).layers.first?.cache.openFileSeconds == 0.5)
-        #expect(try load(layer).layers.first?.cache.residencySeconds == nil)
-        let trusting = "layers: [{name: a, source: {type: directory, path: /}, cache: {residencySeconds: 0.5}}]"
-        #expect(try load(trusting).layers.first?.cache.residencySeconds == 0.5)
+        let layer = "layers: [{name: a, source: {type: directory, path: /}, cache: {revalidateSeconds: 0.5}}]"
+        #expect(try load(layer).layers.first?.cache.revalidateSeconds == 0.5)
+        #expect(try load("layers: [{name: a, source: {type: directory, path: /}}]").layers.first?.cache.revalidateSeconds == nil)
+        #expect(LayerCacheSettings.defaultRevalidateSeconds == 1)
     }
 
     @Test func shippedConfigurationLoads() async throws {
@@ -46,20 +41,19 @@ import Testing
         #expect(configuration.layers[0].source == .directory(path: folder.path + "/tiles", template: "{z}/{x}/{y}.png"))
     }
 
-    /// An MBTiles source is mutable unless its operator says otherwise (`immutable: true`).
-    @Test func anMBTilesFileIsImmutableOnlyWhenSaidSo() async throws {
+    /// The freshness settings of earlier versions are gone: one contract, `cache.revalidateSeconds`
+    /// (a key the server does not know is an error naming it).
+    @Test(arguments: [
+        ("layers:\n  - {name: a, source: {type: mbtiles, path: a.mbtiles, immutable: true}}", "layers[0].source.immutable"),
+        ("layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: 1}}]", "layers[0].cache.openFileSeconds"),
+        ("layers: [{name: a, source: {type: directory, path: /}, cache: {residencySeconds: 1}}]", "layers[0].cache.residencySeconds"),
+        ("server: {cache: {reuseSeconds: 0.1}}\nlayers: []", "server.cache.reuseSeconds"),
+        ("server: {cache: {reuseHitSeconds: 1}}\nlayers: []", "server.cache.reuseHitSeconds"),
+    ])
+    func theOldFreshnessSettingsAreUnknownKeys(yaml: String, key: String) async throws {
         folder.write("a.mbtiles", [1])
-        let plain = try load("layers:\n  - {name: a, source: {type: mbtiles, path: a.mbtiles}}")
-        #expect(plain.layers[0].source == SourceSettings(MBTilesSource(path: folder.path + "/a.mbtiles")))
-        let said = try load("layers:\n  - {name: a, source: {type: mbtiles, path: a.mbtiles, immutable: true}}")
-        #expect(said.layers[0].source == SourceSettings(MBTilesSource(path: folder.path + "/a.mbtiles", immutable: true)))
-        #expect(said.layers[0].source != plain.layers[0].source)
-        let problem = error("layers:\n  - {name: a, source: {type: mbtiles, path: a.mbtiles, immutable: yes please}}")
-        #expect(problem?.key == "layers[0].source.immutable" && problem?.message.contains("true or false") == true,
-                "\(String(describing: problem))")
-        let elsewhere = error("layers: [{name: a, source: {type: directory, path: /, immutable: true}}]")
-        #expect(elsewhere?.key == "layers[0].source.immutable" && elsewhere?.message.contains("unknown key") == true,
-                "\(String(describing: elsewhere))")
+        let problem = error(yaml)
+        #expect(problem?.key == key && problem?.message.contains("unknown key") == true, "\(String(describing: problem))")
     }
 
     @Test func environmentTokenWins() async throws {
@@ -72,8 +66,7 @@ import Testing
         ("server: {prot: 1}\nlayers: []", "server.prot", "unknown key"),
         ("server: {port: 70000}", "server.port", "out of range"),
         ("server: {port: abc}", "server.port", "whole number"),
-        ("server: {cache: {reuseSeconds: 61}}", "server.cache.reuseSeconds", "out of range"),
-        ("server: {cache: {reuseHitSeconds: -1}}", "server.cache.reuseHitSeconds", "out of range"),
+        ("server: {cache: {memoryBytes: -1}}", "server.cache.memoryBytes", "out of range"),
         ("server: {publicURL: tiles.example.org}", "server.publicURL", "http://"),
         ("server: {log: {level: loud}}", "server.log.level", "unknown level"),
         ("layers: [{source: {type: directory, path: /}}]", "layers[0]", "needs a name"),
@@ -90,10 +83,8 @@ import Testing
         ("layers: [{name: a, source: {type: directory, path: /}, emptyTile: 500}]", "layers[0].emptyTile", "404, 204, transparent"),
         ("layers: [{name: a, source: {type: directory, path: /}, bounds: [1, 2, 3]}]", "layers[0].bounds", "4 numbers"),
         ("layers: [{name: a, source: {type: directory, path: /}, colour: red}]", "layers[0].colour", "unknown key"),
-        ("layers: [{name: a, source: {type: directory, path: /}, cache: {openFileSeconds: -1}}]",
-         "layers[0].cache.openFileSeconds", "out of range"),
-        ("layers: [{name: a, source: {type: directory, path: /}, cache: {residencySeconds: -1}}]",
-         "layers[0].cache.residencySeconds", "out of range"),
+        ("layers: [{name: a, source: {type: directory, path: /}, cache: {revalidateSeconds: -1}}]",
+         "layers[0].cache.revalidateSeconds", "out of range"),
         ("layers: [{name: a, source: {type: directory, path: /}}, {name: a, source: {type: directory, path: /}}]",
          "layers[1].name", "defined twice"),
         ("layers: [{name: a, default: true, source: {type: directory, path: /}}, {name: b, default: true, source: {type: directory, path: /}}]",

@@ -95,7 +95,7 @@ import TestThreads
           - {name: base, source: {type: directory, path: \(folder.path)/b}, maxZoom: 0}
         """, file: folder.path + "/t.yml")
         let layers = try LayerTable.build(from: configuration, logger: Fixtures.logger, reusing: service.state.layers)
-        service.current.withLock { $0 = ServiceState(server: configuration.server, layers: layers) }
+        service.core.current.withLock { $0 = ServiceState(server: configuration.server, layers: layers) }
         #expect(try await blue(service, "/base/0/0/0.png") == 20)
     }
 

@@ -77,10 +77,9 @@ import TileHTTP
         #expect(response.route == label)
     }
 
-    /// A miss goes to the workers; the hit that follows is answered on the loop.
+    /// A miss, then a hit, answered on the loop (the tile's file is in the kernel's caches).
     @Test func tileAnswersNoteTheCacheForTheAccessLog() async throws {
         let service = try Fixtures.service(folder: folder)
-        #expect(try service.answerOnLoop("/2/1/1.png") == nil, "a miss may block: it goes to the workers")
         let miss = try await service.answerAsSent("/2/1/1.png")
         #expect(miss.note == "miss", "note: \(miss.note ?? "nil"), status \(miss.status)")
         #expect(try service.answerOnLoop("/2/1/1.png")?.note == "hit")
@@ -88,11 +87,11 @@ import TileHTTP
 
     @Test func helpLinesAreAddedOnceBeforeKnownTypes() {
         let input = Array("# TYPE tilelayer_cache_bytes gauge\ntilelayer_cache_bytes 1\n# TYPE x gauge\nx 2\n".utf8)
-        let output = String(decoding: TileService.addingHelp(to: input), as: UTF8.self)
+        let output = String(decoding: PageEndpoint.addingHelp(to: input), as: UTF8.self)
         #expect(output == "# HELP tilelayer_cache_bytes Bytes held in the memory cache now.\n"
             + "# TYPE tilelayer_cache_bytes gauge\ntilelayer_cache_bytes 1\n# TYPE x gauge\nx 2\n")
-        #expect(TileService.addingHelp(to: Array(output.utf8)) == Array(output.utf8))
-        #expect(TileService.addingHelp(to: []) == [])
+        #expect(PageEndpoint.addingHelp(to: Array(output.utf8)) == Array(output.utf8))
+        #expect(PageEndpoint.addingHelp(to: []) == [])
     }
 
     @Test(arguments: [

@@ -1,4 +1,4 @@
-# Sourced by bench-working-set.sh and bench-cpu.sh (after they define `die`, `REPO` and
+# Sourced by bench.sh and bench-instructions.sh (after they define `die`, `REPO` and
 # `SKIP_BUILD`): the tools, the temp dir, ports, start and stop of the servers they compare
 # (tilelayer and nginx, and any more tilelayers started with `bench_start_tilelayer`).
 
@@ -29,9 +29,15 @@ bench_setup() {
 }
 
 bench_cleanup() {
+    bench_cleanup_servers
+    rm -rf "$TMP"
+}
+
+# bench_cleanup_servers: stops the servers started so far (the next scenario starts its own)
+bench_cleanup_servers() {
     for pid in $TL_PID $NG_PID ${BENCH_EXTRA_PIDS:-}; do kill -TERM "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    rm -rf "$TMP"
+    TL_PID=""; NG_PID=""; BENCH_EXTRA_PIDS=""
 }
 
 bench_free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

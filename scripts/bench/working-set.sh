@@ -31,22 +31,18 @@ layers:
 EOT
 }
 
-# working_set_mbtiles DATA: the source of DATA's MBTiles file (declared `immutable` when
-# $IMMUTABLE is 1)
+# working_set_mbtiles DATA: the source of DATA's MBTiles file
 working_set_mbtiles() {
-    echo "{type: mbtiles, path: \"$1/tiles.mbtiles\"$( (( ${IMMUTABLE:-0} )) && echo ", immutable: true" )}"
+    echo "{type: mbtiles, path: \"$1/tiles.mbtiles\"}"
 }
 
 # write_working_set_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving DATA's pyramid
 # as the default folder layer (a MEMORY_MB memory cache) and its MBTiles copy as layer "mb"
-# (uncached); access log per $ACCESS_LOG; the folder layer's cache.openFileSeconds per
-# $OPEN_FILE_SECONDS when set (nginx's open_file_cache_valid too: configs.sh)
+# (uncached); access log per $ACCESS_LOG
 write_working_set_config() {
-    local folder_cache=""
-    [[ -n ${OPEN_FILE_SECONDS:-} ]] && folder_cache=", cache: {openFileSeconds: $OPEN_FILE_SECONDS}"
     {
         working_set_head "$2" "$5"
-        echo "  - {name: world, default: true, source: {type: directory, path: \"$3/tiles\"}, maxZoom: $4$folder_cache}"
+        echo "  - {name: world, default: true, source: {type: directory, path: \"$3/tiles\"}, maxZoom: $4}"
         echo "  - {name: mb, source: $(working_set_mbtiles "$3"), cache: {memory: false}, maxZoom: $4}"
     } >"$1"
 }

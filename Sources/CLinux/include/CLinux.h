@@ -61,12 +61,6 @@ int clinux_open_cached(const char *path);
 /// then ENOSYS without a call.
 long clinux_pread_cached(int fd, void *buffer, long count, long offset);
 
-struct iovec;
-
-/// `clinux_pread_cached` into `count` buffers (preadv2 with RWF_NOWAIT): the bytes read, fewer
-/// than the buffers hold when only part is cached.
-long clinux_preadv_cached(int fd, const struct iovec *buffers, int count, long offset);
-
 /// Whether the page cache holds every page of the first `count` bytes of file `fd`, so that a
 /// sendfile of them needs no disk: cachestat(2) (Linux 6.5). 1 or 0; -1 with errno when it
 /// cannot tell: EPERM for a file this process neither owns nor may write (the kernel keeps
@@ -85,20 +79,16 @@ int clinux_is_local_filesystem(const char *path);
 /// `iov` points to `count` `struct iovec`. Returns the bytes written, or -1 with errno.
 long clinux_writev_more(int fd, const void *iov, int count);
 
-/// A non-blocking, close-on-exec pipe (`fds[0]` reads, `fds[1]` writes) asked to hold `bytes`
-/// (F_SETPIPE_SZ; the kernel rounds up to a power of two pages, and may refuse more than
-/// /proc/sys/fs/pipe-max-size, when the pipe keeps its default). What it holds, in bytes, or -1
-/// with errno (the pipe then closed).
-long clinux_splice_pipe(int fds[2], long bytes);
+/// Takes a read lease on file `fd` (opened read-only; fcntl F_SETLEASE, F_RDLCK): no process
+/// has the file open for writing now, and none can open it for writing (or truncate it) until
+/// `clinux_end_lease`: a writer waits for that (SIGIO, which the lease's breaks send, is
+/// ignored). 0, or -1 with errno: EAGAIN when some process has the file open for writing;
+/// EACCES when this process neither owns the file nor has CAP_LEASE; EINVAL where the
+/// filesystem takes no leases.
+int clinux_read_lease(int fd);
 
-/// vmsplice(2) of `count` buffers into pipe `fd` (non-blocking, no SPLICE_F_GIFT): the pipe
-/// takes references to the pages that hold them, copying nothing. The bytes taken, or -1 with
-/// errno.
-long clinux_vmsplice(int fd, const void *iov, int count);
-
-/// splice(2) of up to `count` bytes from pipe `pipe_fd` to socket `socket_fd`, non-blocking;
-/// with `more`, SPLICE_F_MORE (more follows at once). The bytes moved, or -1 with errno.
-long clinux_splice_to_socket(int pipe_fd, int socket_fd, long count, int more);
+/// Ends the lease `clinux_read_lease` took on `fd`.
+void clinux_end_lease(int fd);
 
 /// A close-on-exec memory file (memfd_create) of `size` bytes, sparse: memory is taken only for
 /// the pages written, without access times (O_NOATIME: a send from it updates none). The

@@ -8,7 +8,7 @@ import TilePNG
 /// A member with no tile is transparent; no member with a tile → no tile; a member not
 /// available now → the composite is not available now; a member tile that does not decode → an
 /// error naming that member's tile (502).
-public struct CompositeTileProvider: AsyncTileProvider {
+public struct CompositeTileProvider: AsyncVersionedTileProvider {
     /// One layer of the stack.
     public struct Member: Sendable {
         /// Where its tiles come from.
@@ -41,22 +41,33 @@ public struct CompositeTileProvider: AsyncTileProvider {
         self.tileSize = tileSize
     }
 
-    public func requestTile(_ request: TileRequest) async throws(TileProviderError) -> TileResult {
-        let results = await withTaskGroup(of: (Int, Result<TileResult, TileProviderError>).self) { group in
+    /// The composite, and what it was made from: the members' validators together (a member
+    /// read from files, whose change re-makes the composite).
+    public func versionedTile(_ request: TileRequest) async throws(TileProviderError) -> (TileResult, (any TileValidator)?) {
+        typealias Versioned = Result<(TileResult, (any TileValidator)?), TileProviderError>
+        let results = await withTaskGroup(of: (Int, Versioned).self) { group in
             for (index, member) in members.enumerated() {
-                let provider = member.source.asAsync
+                let source = member.source
                 group.addTask {
-                    (index, await Result(catching: { () async throws(TileProviderError) in try await provider.requestTile(request) }))
+                    (index, await Result(catching: { () async throws(TileProviderError) in try await source.versionedTile(request) }))
                 }
             }
-            var results = [Result<TileResult, TileProviderError>?](repeating: nil, count: members.count)
+            var results = [Versioned?](repeating: nil, count: members.count)
             for await (index, result) in group { results[index] = result }
             return results.map { $0! }
         }
+        var answers: [TileResult] = []
+        for result in results { answers.append(try result.get().0) }
+        let validator = CombinedValidator.combining(results.map { try? $0.get().1 })
+        return (try draw(answers, for: request), validator)
+    }
+
+    /// The members' answers drawn bottom first.
+    private func draw(_ results: [TileResult], for request: TileRequest) throws(TileProviderError) -> TileResult {
         var layers: [CompositeLayer] = []
         var newest: Int? = 0
         for (member, result) in zip(members, results) {
-            switch try result.get() {
+            switch result {
             case .unavailable(let retryAfter):
                 return .unavailable(retryAfter: retryAfter)
             case .noTile:

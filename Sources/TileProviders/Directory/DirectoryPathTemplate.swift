@@ -21,4 +21,9 @@ public struct DirectoryPathTemplate: Sendable, Equatable {
     public func path(for tile: TileCoordinate) -> String {
         template.url(for: TileRequest(tile: tile))
     }
+
+    /// `prefix` (a folder and a slash) and the relative path of `request`'s tile, in one string.
+    func path(for request: TileRequest, after prefix: String) -> String {
+        template.string(for: request, after: prefix)
+    }
 }

@@ -9,37 +9,23 @@ public struct DirectoryTileProvider: FileTileProvider {
     public let root: String
     /// The path template below `root`.
     public let template: DirectoryPathTemplate
-    /// Whether `root` is on a local filesystem, where opening a file whose path is cached never
-    /// waits (`tileFileWithoutWaiting`); on NFS, CIFS or FUSE an open may ask a server.
     public let opensWithoutWaiting: Bool
+    /// `root` and a slash, which every path starts with.
+    private let prefix: String
 
     /// A provider over `root` with `template`.
     public init(root: String, template: DirectoryPathTemplate = .default) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        prefix = self.root + "/"
         self.template = template
         opensWithoutWaiting = FileReader.isLocalFilesystem(self.root)
     }
 
     public func tileFor(x: Int, y: Int, zoom: Int) throws(TileProviderError) -> TileResult {
-        switch try FileReader.read(path(z: zoom, x: x, y: y)) {
-        case .contents(let data, let modified): return .tile(Tile(data: data, lastModified: modified))
-        case .missing: return .noTile
-        }
+        try tile(for: TileRequest(x: x, y: y, zoom: zoom))
     }
 
-    public func tileFile(for request: TileRequest) throws(TileProviderError) -> TileFile? {
-        try FileReader.open(path(z: request.tile.z, x: request.tile.x, y: request.tile.y))
-    }
-
-    /// Opened only from the kernel's caches (`openat2` with `RESOLVE_CACHED`) and only on a
-    /// local filesystem: an event loop serves a hot pyramid's files without a worker, and a
-    /// cold path, or a network or FUSE mount, still goes to one.
-    public func tileFileWithoutWaiting(for request: TileRequest) -> TileFile? {
-        guard opensWithoutWaiting else { return nil }
-        return FileReader.openWithoutWaiting(path(z: request.tile.z, x: request.tile.x, y: request.tile.y))
-    }
-
-    private func path(z: Int, x: Int, y: Int) -> String {
-        root + "/" + template.path(for: TileCoordinate(z: z, x: x, y: y))
+    public func path(for request: TileRequest) -> String {
+        template.path(for: request, after: prefix)
     }
 }

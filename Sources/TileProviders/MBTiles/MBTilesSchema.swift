@@ -17,15 +17,6 @@ enum MBTilesSchema {
         SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ('tiles', 'metadata')
         """
 
-    /// What `tiles` is: a table or a view.
-    static let tilesDefinition = "SELECT type FROM sqlite_master WHERE name = 'tiles'"
-
-    /// Prepares only where `tiles` has row ids.
-    static let selectAnyRowID = "SELECT rowid FROM tiles LIMIT 0"
-
-    /// One tile's row id (in `tiles`' unique index, no table page read); parameters zoom, column, TMS row.
-    static let selectTileRow = "SELECT rowid FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3"
-
     /// Every metadata row.
     static let selectMetadata = "SELECT name, value FROM metadata"
 

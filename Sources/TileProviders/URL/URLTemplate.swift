@@ -79,21 +79,47 @@ public struct URLTemplate: Sendable, Equatable, CustomStringConvertible {
 
     /// The URL of `request`. Variables missing from the request take their defaults.
     public func url(for request: TileRequest) -> String {
+        string(for: request, after: "")
+    }
+
+    /// `prefix` followed by the URL of `request`, written into one string in one pass (a tile
+    /// file's path is made on every request that reads it).
+    func string(for request: TileRequest, after prefix: String) -> String {
         let tile = request.tile
-        var out = ""
-        for part in parts {
-            switch part {
-            case .literal(let text): out += text
-            case .x: out += String(tile.x)
-            case .y: out += String(tile.y)
-            case .z: out += String(tile.z)
-            case .tmsY: out += String(tile.tmsY)
-            case .quadkey: out += tile.quadkey
-            case .subdomain: out += subdomains[Self.subdomainIndex(for: tile, count: subdomains.count)]
-            case .variable(let name): out += request.variables[name] ?? variables[name]?.defaultValue ?? ""
+        var capacity = prefix.utf8.count + text.utf8.count + 3 * 20 + tile.z
+        for case .variable(let name) in parts { capacity += (request.variables[name] ?? variables[name]?.defaultValue ?? "").utf8.count }
+        for case .subdomain in parts { capacity += subdomains.map(\.utf8.count).max() ?? 0 }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var count = 0
+            func write(_ text: String) {
+                for byte in text.utf8 { buffer[count] = byte; count += 1 }
             }
+            func write(_ number: Int) {
+                var value = number.magnitude
+                if number < 0 { buffer[count] = UInt8(ascii: "-"); count += 1 }
+                let start = count
+                repeat {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(value % 10)
+                    count += 1
+                    value /= 10
+                } while value > 0
+                buffer[start ..< count].reverse()
+            }
+            write(prefix)
+            for part in parts {
+                switch part {
+                case .literal(let text): write(text)
+                case .x: write(tile.x)
+                case .y: write(tile.y)
+                case .z: write(tile.z)
+                case .tmsY: write(tile.tmsY)
+                case .quadkey: write(tile.quadkey)
+                case .subdomain: write(subdomains[Self.subdomainIndex(for: tile, count: subdomains.count)])
+                case .variable(let name): write(request.variables[name] ?? variables[name]?.defaultValue ?? "")
+                }
+            }
+            return count
         }
-        return out
     }
 
     /// The subdomain for a tile: a hash of the tile, not round-robin, so a tile always comes

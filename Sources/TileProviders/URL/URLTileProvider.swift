@@ -63,10 +63,9 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
         guard let url = resolve(request) else { return .noTile }
         if url.hasPrefix("file://") {
             let path = String(url.dropFirst("file://".count))
-            switch try FileReader.read(path) {
-            case .contents(let data, let modified): return .tile(Tile(data: data, lastModified: modified))
-            case .missing: return .noTile
-            }
+            guard let file = try FileReader.open(path) else { return .noTile }
+            let (bytes, identity) = try file.readVersion()
+            return .tile(Tile(data: bytes, lastModified: identity.modifiedSeconds))
         }
         return try await fetch(url)
     }

@@ -58,7 +58,7 @@ extension TileService {
             removed: old.layers.layers.filter { layers[$0.name] == nil }.map(\.name),
             needsRestart: Self.restartSettings(old.server, configuration.server))
         pipeline.metrics = PipelineMetrics(layers: layers.layers.map(\.name), factory: metricsFactory)
-        current.withLock { $0 = new }
+        core.current.withLock { $0 = new }
         for layer in layers.layers where !old.layers.keeps(layer) { layer.diskTier?.adopt(owner: layer.build) }
         pipeline.keepDiskTiers(of: layers.layers)
         for layer in old.layers.layers where !layers.keeps(layer) {
@@ -68,7 +68,9 @@ extension TileService {
                 _ = pipeline.clear(layer: layer)
             }
         }
-        answerReuse.revoke()  // after the swap and the clears: no answer from before is given again
+        // The files behind the layers kept are checked now, and their cached tiles against them
+        // before they are served again: a reload is seen by the very next request.
+        for layer in layers.layers where old.layers.keeps(layer) { layer.recheckSources() }
         logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
         return summary
     }
@@ -81,8 +83,6 @@ extension TileService {
             || old.headerBytes != new.headerBytes { names.append("server.limits") }
         if old.headerSeconds != new.headerSeconds || old.idleSeconds != new.idleSeconds { names.append("server.timeouts") }
         if old.cacheMemoryBytes != new.cacheMemoryBytes { names.append("server.cache.memoryBytes") }
-        if old.reuseSeconds != new.reuseSeconds { names.append("server.cache.reuseSeconds") }
-        if old.reuseHitSeconds != new.reuseHitSeconds { names.append("server.cache.reuseHitSeconds") }
         if old.redis != new.redis { names.append("server.cache.redis") }
         if old.logLevel != new.logLevel || old.accessLog != new.accessLog || old.logFormat != new.logFormat {
             names.append("server.log")

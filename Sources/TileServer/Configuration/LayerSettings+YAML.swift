@@ -50,12 +50,11 @@ extension LayerSettings {
         if let value = keys["targetBounds"] { targetBounds = try Self.bounds(value) }
         if let value = keys["attribution"] { attribution = try value.string() }
         if let value = keys["description"] { description = try value.string() }
-        if let tiers = try keys["cache"]?.mapping(allowed: ["memory", "disk", "redis", "openFileSeconds", "residencySeconds"]) {
+        if let tiers = try keys["cache"]?.mapping(allowed: ["memory", "disk", "redis", "revalidateSeconds"]) {
             if let value = tiers["memory"] { cache.memory = try value.bool() }
             if let value = tiers["disk"] { cache.disk = ConfigNode.resolve(try value.string(), against: baseFolder) }
             if let value = tiers["redis"] { cache.redis = try value.bool() }
-            if let value = tiers["openFileSeconds"] { cache.openFileSeconds = try value.double(in: 0 ... 60) }
-            if let value = tiers["residencySeconds"] { cache.residencySeconds = try value.double(in: 0 ... 60) }
+            if let value = tiers["revalidateSeconds"] { cache.revalidateSeconds = try value.double(in: 0 ... 3600) }
         }
     }
 

@@ -20,27 +20,22 @@ public struct LayerCacheSettings: Sendable, Equatable {
     public var disk: String?
     /// Use the shared Redis tier (`server.cache.redis`); nil or false: not.
     public var redis: Bool?
-    /// Seconds a tile file opened to be sent is used before its path is opened again (nginx's
-    /// `open_file_cache_valid`); 0: opened for each request. Nil: `OpenTileFiles.defaultValidity`.
-    public var openFileSeconds: Double?
-    /// Seconds an event loop takes a tile file, or an MBTiles file's pages, that it found whole
-    /// in the page cache to stay there: sent again within them without asking the kernel
-    /// (`cachestat`, `mincore`); 0: asked before each. Nil: `defaultResidencySeconds`.
-    public var residencySeconds: Double?
+    /// Seconds within which a tile file, MBTiles or PMTiles archive changed on disk is served
+    /// (SPEC "Freshness"): a tile kept in memory is checked against its file once this long has
+    /// passed since the last check, an archive's path at most this often. Nil: the default.
+    public var revalidateSeconds: Double?
 
-    /// `residencySeconds` unless configured.
-    public static let defaultResidencySeconds = 1.0
+    /// `revalidateSeconds` unless configured.
+    public static let defaultRevalidateSeconds = 1.0
 
     /// No preference.
     public init(
-        memory: Bool? = nil, disk: String? = nil, redis: Bool? = nil, openFileSeconds: Double? = nil,
-        residencySeconds: Double? = nil
+        memory: Bool? = nil, disk: String? = nil, redis: Bool? = nil, revalidateSeconds: Double? = nil
     ) {
         self.memory = memory
         self.disk = disk
         self.redis = redis
-        self.openFileSeconds = openFileSeconds
-        self.residencySeconds = residencySeconds
+        self.revalidateSeconds = revalidateSeconds
     }
 }
 

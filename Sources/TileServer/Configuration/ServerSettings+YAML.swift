@@ -34,11 +34,9 @@ extension ServerSettings {
             adminToken = token.isEmpty ? nil : token
         }
         if let s3 = keys["s3"] { objectStore = try ObjectStoreSettings(node: s3) }
-        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis", "reuseSeconds", "reuseHitSeconds", "gdalBytes"]) {
+        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis", "gdalBytes"]) {
             if let value = cache["gdalBytes"] { gdalCacheBytes = try value.int(in: 1 << 20 ... Int.max) }
             if let value = cache["memoryBytes"] { cacheMemoryBytes = try value.int(in: 0 ... Int.max) }
-            if let value = cache["reuseSeconds"] { reuseSeconds = try value.double(in: 0 ... 60) }
-            if let value = cache["reuseHitSeconds"] { reuseHitSeconds = try value.double(in: 0 ... 60) }
             if let value = cache["redis"] { redis = try RedisCacheSettings(node: value) }
         }
         if let limits = try keys["limits"]?.mapping(allowed: [

@@ -21,15 +21,6 @@ public struct ServerSettings: Sendable, Equatable {
     public var adminToken: String?
     /// Bytes of tiles kept in memory.
     public var cacheMemoryBytes = 256 << 20
-    /// Seconds an event loop gives a tile file's or an archive tile's answer, sent past the
-    /// memory cache, again to a request with the same head, without a lookup (`HTTPHeadMemo`);
-    /// 0: never. Bounds how long a tile replaced on disk may still be served from such an answer.
-    public var reuseSeconds = 0.1
-    /// Seconds an event loop gives a memory hit's answer again. A clear-cache or a reload ends
-    /// such answers at once; otherwise the cached tile changes only once evicted and read again
-    /// from a source that changed meanwhile, seen this much later. It also bounds how long the
-    /// cache's LRU order and request counts miss the requests answered so; 0: never.
-    public var reuseHitSeconds = 1.0
     /// The shared Redis tier (`cache.redis`), if any.
     public var redis: RedisCacheSettings?
     /// Bytes of GDAL's block cache, shared by the imagery layers (`cache.gdalBytes`).

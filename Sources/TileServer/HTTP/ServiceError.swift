@@ -41,7 +41,7 @@ extension TileProviderError {
     /// the configuration, the renderer) failed.
     var status: HTTPStatus {
         switch self {
-        case .notPNG, .notFormat, .undecodable, .upstream, .corruptArchive: return .badGateway
+        case .notPNG, .notFormat, .undecodable, .upstream, .corruptArchive, .damaged: return .badGateway
         default: return .internalServerError
         }
     }

@@ -9,7 +9,7 @@ extension TileService {
     public func outcome(
         layer: Layer, tile: TileCoordinate, scale: Int = 1, variables: [String: String] = [:]
     ) async -> Result<TileOutcome, TileFailure> {
-        await pipeline.outcome(for: TileKey(layer: layer.name, tile: tile, scale: scale, variables: variables), layer: layer)
+        await pipeline.outcome(for: TileKey(layer: layer.name, tile: tile, scale: scale, variables: variables), layer: layer).result
     }
 
     /// Drops the cached tiles of the layer called `layer` for which `matches` holds (all when
@@ -24,22 +24,10 @@ extension TileService {
         return await withCheckedContinuation { continuation in
             BlockingLanes.run { [self] in
                 // A layer this server does not serve has no answers to revoke.
-                continuation.resume(returning: found.map { clear($0, where: matches, in: state) }
+                continuation.resume(returning: found.map { core.clear($0, where: matches, in: state) }
                     ?? pipeline.clear(layer: layer, where: matches))
             }
         }
-    }
-
-    /// Drops the cached tiles of `layer` for which `matches` holds (all when nil), and those of
-    /// the composites over it in `state`; then revokes the answers the event loops may give again
-    /// (`HTTPHeadMemo`), so none given after this returns holds a cleared tile (a reload in
-    /// between revokes again at its end). Blocking file I/O (`TilePipeline.clear`).
-    func clear(
-        _ layer: Layer, where matches: (@Sendable (TileKey) -> Bool)?, in state: ServiceState
-    ) -> Result<Int?, CacheError> {
-        let result = pipeline.clear(layer: layer, where: matches, dependents: state.layers.composites(over: layer.name))
-        answerReuse.revoke()
-        return result
     }
 
     /// Suspends until at most `limit` disk-tier writes are queued (0: all on disk). A seeder

@@ -10,35 +10,33 @@ import TileCache
 import TileHTTP
 import TileProviders
 
-/// The tile service: every route of tilelayer, as an `HTTPResponder`.
+/// The tile service: every route of tilelayer, as an `HTTPResponder`. It classifies a request
+/// (route, method, body) and hands it to the part that answers such routes: tiles, views, pages,
+/// OGC services, admin. They share one `ServiceCore`: the state served now, the pipeline, the
+/// workers and the error answers.
 public final class TileService: HTTPResponder {
-    /// The frozen settings and layers it serves now; a reload swaps in a new one. A tile request
-    /// reads it once (`tileLookup`) and finishes on it; other routes read it where they need it.
-    public var state: ServiceState { current.withLock { $0 } }
-    let current: Mutex<ServiceState>
+    let core: ServiceCore
+    let tiles: TileEndpoint
+    let views: ViewEndpoint
+    let pages: PageEndpoint
+    let ogc: OGCEndpoint
     /// Where `/admin/reload` and SIGHUP read the configuration from (nil: reload is off).
     let configurationSource: ConfigurationSource?
     /// Makes the service's counters (kept for layers a reload adds).
     let metricsFactory: any MetricsFactory
-    let logger: Logger
-    let pipeline: TilePipeline
-    /// What `/metrics` shows: the injected registry, or one of the service's own.
-    public let metricsRegistry: PrometheusCollectorRegistry
-    /// The HTTP server's request series, which `/metrics` shows too: give it to the
-    /// `HTTPServer` that answers with this service.
-    public let httpMetrics: HTTPServerMetrics
-    let cacheGauges: CacheGauges
-    /// Files of the front page under `/assets/`, read once at start-up.
-    let webAssets: WebAssets
-    /// Runs what may block, off the event loops.
-    let workers: WorkerPool
-    /// A shutdown began: `/readyz` answers 503.
-    let draining = Atomic<Bool>(false)
     /// Runs reloads one at a time.
     let reloads = DispatchQueue(label: "tilelayer.reload")
-    /// Marks the tile answers the event loops may give again to the same request head
-    /// (`HTTPHeadMemo`); revoked after every cache clear and at the end of every reload.
-    let answerReuse = HTTPAnswerReuse()
+
+    /// The frozen settings and layers it serves now; a reload swaps in a new one.
+    public var state: ServiceState { core.state }
+    var logger: Logger { core.logger }
+    var pipeline: TilePipeline { core.pipeline }
+    var workers: WorkerPool { core.workers }
+    /// What `/metrics` shows: the injected registry, or one of the service's own.
+    public var metricsRegistry: PrometheusCollectorRegistry { pages.metricsRegistry }
+    /// The HTTP server's request series, which `/metrics` shows too: give it to the
+    /// `HTTPServer` that answers with this service.
+    public var httpMetrics: HTTPServerMetrics { pages.httpMetrics }
 
     /// A service over built layers, with a memory cache of `state.server.cacheMemoryBytes`.
     /// Its counters go to `metrics`, which `/metrics` renders (without one, a registry of its own);
@@ -56,66 +54,59 @@ public final class TileService: HTTPResponder {
         state: ServiceState, logger: Logger, metrics: PrometheusCollectorRegistry? = nil, webAssets: WebAssets,
         configurationSource: ConfigurationSource? = nil
     ) {
-        self.current = Mutex(state)
         self.configurationSource = configurationSource
-        self.logger = logger
-        self.webAssets = webAssets
         let registry = metrics ?? PrometheusCollectorRegistry()
-        metricsRegistry = registry
         let factory = TileMetrics.makeFactory(registry: registry)
         metricsFactory = factory
-        httpMetrics = TileMetrics.httpServerMetrics(factory: factory)
         let workers = WorkerPool(threads: state.server.workerThreads, queueLimit: state.server.workerQueue)
-        self.workers = workers
         let budget = MemoryBudget(memoryBytes: state.server.cacheMemoryBytes)
-        pipeline = TilePipeline(cache: MemoryCache(capacity: budget.tiles, shardHash: TileKey.shardHash), decodedTiles: MemoryCache(capacity: budget.decodedTiles),
-                                logger: logger,
-                                metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory),
-                                workers: workers,
-                                redis: state.server.redis.map { RedisTileTier(settings: $0, metrics: RedisMetrics(factory: factory), logger: logger) })
-        cacheGauges = CacheGauges(registry: registry)
+        let pipeline = TilePipeline(
+            cache: MemoryCache(capacity: budget.tiles, shardHash: TileKey.shardHash),
+            decodedTiles: MemoryCache(capacity: budget.decodedTiles), logger: logger,
+            metrics: PipelineMetrics(layers: state.layers.layers.map(\.name), factory: factory), workers: workers,
+            redis: state.server.redis.map { RedisTileTier(settings: $0, metrics: RedisMetrics(factory: factory), logger: logger) })
+        core = ServiceCore(state: state, logger: logger, pipeline: pipeline, workers: workers)
+        tiles = TileEndpoint(core: core)
+        views = ViewEndpoint(core: core)
+        ogc = OGCEndpoint(core: core)
+        pages = PageEndpoint(core: core, webAssets: webAssets, metricsRegistry: registry,
+                             httpMetrics: TileMetrics.httpServerMetrics(factory: factory),
+                             cacheGauges: CacheGauges(registry: registry), draining: Draining())
     }
 
     /// Memory-cache statistics.
     public var cacheStatistics: CacheStatistics { pipeline.cache.statistics }
 
     /// Answers on the calling event loop what needs no wait (pages, JSON, metrics, tiles in
-    /// memory or in a file kept open); hands everything else to the workers, whose answer comes
-    /// through `completion`. A full worker queue is a 503 at once.
+    /// memory or in a file the kernel's caches hold); hands everything else to the workers (or a
+    /// fill under way), whose answer comes through `completion`. A full worker queue is a 503 at once.
     public func respond(
         to request: HTTPRequest, context: HTTPRequestContext,
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let (route, early) = classify(request)
         if let early { return early.labelled(route) }
-        if let now = answerWithoutWaiting(request, route) { return now.labelled(route) }
-        let labelled: @Sendable (HTTPResponse) -> Void = { completion($0.labelled(route)) }
-        let queued = workers.submit { [self] in
-            if let now = answer(request, route, completion: labelled) { labelled(now) }
-        }
-        guard queued else {
-            return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: request).labelled(route)
-        }
-        return nil
-    }
-
-    /// A tile answer the event loop gave again (`HTTPHeadMemo`) counts as the answer it
-    /// repeats (a memory hit, a tile file sent), in the layer's counters its mark carries.
-    public func answeredAgain(_ response: HTTPResponse) {
-        (response.reuse?.tag as? RepeatedAnswerCount)?.count()
-    }
-
-    /// The answer when it needs no wait; nil when the request must go to the workers.
-    func answerWithoutWaiting(_ request: HTTPRequest, _ route: Route) -> HTTPResponse? {
         switch route {
+        case .tile(let tile):
+            // Tile answers label themselves (`noted`): `completion` is passed on as it is.
+            return tiles.answer(request, tile, completion: completion)?.labelled(route)
+        case .wmts, .ogcAPI:
+            switch ogc.resolution(request, route) {
+            case .answer(let response): return response.labelled(route)
+            case .tile(let tileRequest, let tile): return tiles.answer(tileRequest, tile, completion: completion)?.labelled(route)
+            }
         case .index, .asset, .health, .tileJSONIndex, .tileJSON, .metrics, .camera:
             // Memory and arithmetic only (the camera API computes; it reads no tile).
-            return answer(request, route, completion: { _ in })
-        case .tile(let tile):
-            return tileResponseWithoutWaiting(request, tile)
-        case .wmts, .ogcAPI:
-            return ogcResponseWithoutWaiting(request, route)
-        case .staticMap, .clearCache, .reload, .readiness:  // readiness stats the layers' files
+            return answer(request, route, completion: { _ in })?.labelled(route)
+        case .staticMap, .clearCache, .reload, .readiness:
+            // Views read tiles, admin work and readiness touch files: on the workers.
+            let labelled: @Sendable (HTTPResponse) -> Void = { completion($0.labelled(route)) }
+            let queued = workers.submit { [self] in
+                if let now = answer(request, route, completion: labelled) { labelled(now) }
+            }
+            guard queued else {
+                return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: request).labelled(route)
+            }
             return nil
         }
     }
@@ -123,10 +114,6 @@ public final class TileService: HTTPResponder {
     /// The route of a readable request, or the early answer (bad path, method, preflight).
     func classify(_ request: HTTPRequest) -> (Route, HTTPResponse?) {
         let match = Router.match(request)
-        // Only admin routes may carry a body (and none needs one); a tile route refuses it.
-        if case .route(let matched) = match, !matched.isAdmin, request.announcedBodyLength > 0 {
-            return (matched, errorAnswer(.bodyNotTaken, to: request))
-        }
         switch match {
         case .route(let matched) where matched.isAdmin:
             guard request.method == .post else {
@@ -134,9 +121,12 @@ public final class TileService: HTTPResponder {
             }
             return (matched, nil)
         case .route(let matched):
+            // RFC 9110 §15.5.6: the method is judged first (405 with `Allow`); then a body, which
+            // only admin routes may carry, is refused (413).
             switch request.method {
-            case .get, .head: return (matched, nil)
-            case .options: return (matched, preflight(request))
+            case .get, .head, .options:
+                guard request.announcedBodyLength == 0 else { return (matched, errorAnswer(.bodyNotTaken, to: request)) }
+                return (matched, request.method == .options ? preflight(request) : nil)
             default:
                 return (matched, errorAnswer(.methodNotAllowed(method: "\(request.method)", allow: Self.readMethods), to: request))
             }
@@ -154,18 +144,24 @@ public final class TileService: HTTPResponder {
         _ request: HTTPRequest, _ route: Route, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         switch route {
-        case .index: return indexPage(request)
-        case .asset(let path): return webAsset(request, path: path)
+        case .index: return pages.indexPage(request)
+        case .asset(let path): return pages.webAsset(request, path: path)
         case .health: return HTTPResponse.text(.ok, "ok", headers: [.cacheControl: "no-store"])
-        case .readiness: return readinessAnswer()
-        case .tileJSONIndex: return tileJSONIndex(request)
-        case .tileJSON(let name): return tileJSON(request, layer: name)
-        case .tile(let tile): return tileResponse(request, tile, completion: completion)
-        case .staticMap(let view): return staticResponse(request, view, completion: completion)
-        case .camera(let view): return cameraResponse(request, view)
-        case .wmts, .ogcAPI: return ogcResponse(request, route, completion: completion)
-        case .metrics: return metricsPage()
-        case .clearCache, .reload: return adminResponse(request, route)
+        case .readiness: return pages.readinessAnswer()
+        case .tileJSONIndex: return pages.tileJSONIndex(request)
+        case .tileJSON(let name): return pages.tileJSON(request, layer: name)
+        case .tile(let tile): return tiles.answer(request, tile, completion: completion)
+        case .staticMap(let view): return views.staticResponse(request, view, completion: completion)
+        case .camera(let view): return views.cameraResponse(request, view)
+        case .wmts, .ogcAPI:
+            switch ogc.resolution(request, route) {
+            case .answer(let response): return response
+            case .tile(let tileRequest, let tile): return tiles.answer(tileRequest, tile, completion: completion)
+            }
+        case .metrics: return pages.metricsPage()
+        case .clearCache, .reload:
+            return AdminEndpoint(core: core, reload: { [self] () throws(ConfigurationError) in try reload() })
+                .adminResponse(request, route)
         }
     }
 
@@ -184,9 +180,11 @@ public final class TileService: HTTPResponder {
         return HTTPResponse(status: .noContent, headers: headers)
     }
 
-    /// Adds the CORS headers of an answer to `request` (so browser clients can read it).
-    func addCORS(to headers: inout HTTPHeaders, for request: HTTPRequest) {
-        state.cors.addHeaders(to: &headers, for: request)
+    /// Marks the service as draining (a shutdown began): `/readyz` answers 503 from now on.
+    public func beginDraining() { pages.draining.begin() }
+
+    func errorAnswer(_ error: ServiceError, to request: HTTPRequest) -> HTTPResponse {
+        core.errorAnswer(error, to: request)
     }
 }
 
@@ -200,11 +198,8 @@ extension TileService {
                 continuation.resume(returning: now)
             }
         }
-        // Tile files (see `fileTileResponse`) and the memory cache's bodies (`HTTPBodyArena`).
-        if let file = response.file, let bytes = file.read() {
-            response.body = bytes
-            response.file = nil
-        }
+        // Tile files (`TileEndpoint.fileTileAnswer`) and the memory cache's bodies (`BodyArena`).
+        if let file = response.file, let bytes = file.read() { response.body = bytes }
         return response
     }
 }

@@ -1,3 +1,4 @@
+import Sockets
 import Synchronization
 import TileGeometry
 import TileProviders
@@ -28,16 +29,15 @@ public final class Layer: Sendable {
     /// Seconds a tile of this layer stays fresh in memory: the layer's `ttl`, else its `maxAge`
     /// when its tiles can change (an upstream, a composite over one); nil: until evicted or cleared.
     let memoryLifetime: Int?
-    /// The source, when its tiles are files and the layer has no disk tier: native tiles can
-    /// be sent straight from their files (always without a memory cache; with one, when storing
-    /// the tile would evict others).
+    /// The source, when its tiles are files and the layer has no disk tier: a native tile is
+    /// read, or sent, straight from its file (`TileService+FileTiles`).
     let fileSource: (any FileTileProvider)?
-    /// The open files of `fileSource`'s tiles, kept a moment (nil without `fileSource`).
-    let openFiles: OpenTileFiles?
-    /// The source, when it can read a tile without waiting (an MBTiles file) and the layer has
-    /// no disk tier: an event loop then reads native tiles itself (with a memory cache, a miss
-    /// the cache would not take in, as a tile file is sent from disk).
-    let archiveWithoutWaiting: (any WithoutWaitingTileProvider)?
+    /// Nanoseconds after which a cached tile read from files is checked against them again
+    /// (`cache.revalidateSeconds`); nil when the source tells no versions (nothing to check).
+    let revalidateInterval: UInt64?
+    /// Cached tiles checked against their files before this (`Monotonic.nanoseconds`) are checked
+    /// again before they are served: set by a reload that keeps the layer (`recheckSources`).
+    private let recheckedAt = Atomic<UInt64>(0)
     /// Whether the layer keeps its tiles in the shared memory cache (`cache.memory`).
     var cachesInMemory: Bool { settings.cache.memory ?? true }
 
@@ -100,27 +100,31 @@ public final class Layer: Sendable {
             }
             return LayerDiskTier(folder: folder, layer: settings.name)
         }
-        // A source whose tiles go out as stored, past the pipeline: not vector tiles, which
-        // may be stored gzip-compressed and be decompressed per client.
-        var sentAsStored: (any SyncTileProvider)?
-        if case .sync(let provider) = source, (settings.format ?? .png) != .pbf { sentAsStored = provider }
-        fileSource = diskTier == nil ? sentAsStored as? any FileTileProvider : nil
-        openFiles = fileSource == nil ? nil
-            : OpenTileFiles(validity: settings.cache.openFileSeconds ?? OpenTileFiles.defaultValidity,
-                            residency: Self.residencySeconds(settings))
-        archiveWithoutWaiting = Self.readsOnEventLoops(settings) ? sentAsStored as? any WithoutWaitingTileProvider : nil
+        // A source whose tiles go out as stored, past the pipeline's fills: not vector tiles,
+        // which may be stored gzip-compressed and be decompressed per client.
+        if diskTier == nil, (settings.format ?? .png) != .pbf, case .sync(let provider as any FileTileProvider) = source {
+            fileSource = provider
+        } else {
+            fileSource = nil
+        }
+        let versioned: Bool
+        switch source {
+        case .sync(let provider): versioned = provider is any VersionedTileProvider
+        case .async(let provider): versioned = provider is any AsyncVersionedTileProvider
+        }
+        revalidateInterval = versioned
+            ? Monotonic.nanoseconds(settings.cache.revalidateSeconds ?? LayerCacheSettings.defaultRevalidateSeconds) : nil
     }
 
-    /// How long the event loops take a file of a layer of `settings` that the page cache was found
-    /// to hold to stay there (`cache.residencySeconds`).
-    static func residencySeconds(_ settings: LayerSettings) -> Double {
-        settings.cache.residencySeconds ?? LayerCacheSettings.defaultResidencySeconds
-    }
+    /// When cached tiles of this layer checked before it must be checked again (see `recheckedAt`).
+    var recheckedSince: UInt64 { recheckedAt.load(ordering: .relaxed) }
 
-    /// Whether the event loops read native tiles of a layer of `settings` themselves where its
-    /// source can (`archiveWithoutWaiting`): it has no disk tier, which a miss must go through.
-    static func readsOnEventLoops(_ settings: LayerSettings) -> Bool {
-        settings.cache.disk == nil
+    /// Checks the files behind the layer now (an archive replaced on disk is reopened) and has
+    /// its cached tiles checked against them before they are served again: a clear-cache and a
+    /// reload are seen by the very next request (SPEC "Freshness"). Blocking: a `stat`.
+    func recheckSources() {
+        if case .sync(let provider as any VersionedTileProvider) = source { provider.recheck() }
+        recheckedAt.store(Monotonic.nanoseconds, ordering: .relaxed)
     }
 
     /// The generation of answers asked for now: this build, and the clears of the layer and its members.

@@ -22,10 +22,10 @@ struct LayerBuilder {
     /// the disk tier of `previous` (the layer it replaces on a reload) when the folder is the same.
     func build(_ original: LayerSettings, members: [String: Layer], previous: Layer? = nil) throws(ConfigurationError) -> Layer {
         var settings = original
-        let context = SourceBuildContext(layerName: settings.name, tileSize: settings.tileSize,
-                                         readsOnEventLoops: Layer.readsOnEventLoops(settings),
-                                         residencySeconds: Layer.residencySeconds(settings), layers: members,
-                                         registry: registry, logger: logger, metrics: metrics, key: key, file: file)
+        let context = SourceBuildContext(
+            layerName: settings.name, tileSize: settings.tileSize,
+            revalidateSeconds: settings.cache.revalidateSeconds ?? LayerCacheSettings.defaultRevalidateSeconds,
+            layers: members, registry: registry, logger: logger, metrics: metrics, key: key, file: file)
         let built: BuiltSource
         do {
             built = try settings.source.value.build(in: context)
@@ -43,15 +43,9 @@ struct LayerBuilder {
         let layer = Layer(settings: settings, source: built.source, variables: built.variables, configured: original,
                           members: built.members, previous: previous)
         // A key that would change nothing is a mistake to point out, not to take in silence.
-        if original.cache.openFileSeconds != nil, layer.openFiles == nil {
-            throw error("cache.openFileSeconds", "has no effect on this layer: it applies to a folder layer whose "
-                + "files are sent as they are stored (a directory source, no cache.disk, a format other than pbf)")
-        }
-        if original.cache.residencySeconds != nil, layer.openFiles == nil,
-           layer.archiveWithoutWaiting?.asksThePageCache != true {
-            throw error("cache.residencySeconds", "has no effect on this layer: it applies to a folder layer whose "
-                + "files are sent as they are stored (as cache.openFileSeconds does) and to an MBTiles layer without "
-                + "cache.disk (a format other than pbf), whose tiles the event loops lend where they lie")
+        if original.cache.revalidateSeconds != nil, layer.revalidateInterval == nil {
+            throw error("cache.revalidateSeconds", "has no effect on this layer: its source reads no files "
+                + "(an upstream's tiles expire after ttl or maxAge instead)")
         }
         return layer
     }

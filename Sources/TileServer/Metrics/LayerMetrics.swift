@@ -15,15 +15,6 @@ final class LayerMetrics: Sendable {
     let providerCalls: Counter
     /// Derived tiles made (`@2x`, downscales).
     let renders: Counter
-    /// What an answer an event loop gives again counts (`TileService.answeredAgain`): a
-    /// memory hit, the hit it repeats.
-    let repeatedHit: RepeatedAnswerCount
-    /// A tile sent again past the memory cache (a tile file, an archive tile read on the loop)
-    /// by a layer with a memory cache: a miss and a provider call.
-    let repeatedFileMiss: RepeatedAnswerCount
-    /// The same by a layer without one: a provider call.
-    let repeatedFileBypass: RepeatedAnswerCount
-
     init(layer: String, factory: any MetricsFactory) {
         let dimensions = [("layer", layer)]
         hits = Counter(label: TileMetrics.cacheHits, dimensions: dimensions, factory: factory)
@@ -32,35 +23,13 @@ final class LayerMetrics: Sendable {
         storedBytes = Counter(label: TileMetrics.cacheStoredBytes, dimensions: dimensions, factory: factory)
         providerCalls = Counter(label: TileMetrics.providerCalls, dimensions: dimensions, factory: factory)
         renders = Counter(label: TileMetrics.renders, dimensions: dimensions, factory: factory)
-        repeatedHit = RepeatedAnswerCount([hits])
-        repeatedFileMiss = RepeatedAnswerCount([misses, providerCalls])
-        repeatedFileBypass = RepeatedAnswerCount([providerCalls])
     }
 
-    /// What an answer sent past the memory cache, given again, counts: `repeatedFileMiss` for
-    /// a layer with a memory cache (`cached`), else `repeatedFileBypass`.
-    func repeatedPastTheCache(cached: Bool) -> RepeatedAnswerCount {
-        cached ? repeatedFileMiss : repeatedFileBypass
-    }
-
-    /// Counts an answer sent past the memory cache (a tile file, an archive tile read on the
-    /// loop): a provider call, and a miss for a layer with a memory cache (`cached`).
+    /// Counts a tile read straight from its file, past the memory cache's fills: a provider
+    /// call, and a miss for a layer with a memory cache (`cached`).
     func countPastTheCache(cached: Bool) {
         if cached { misses.increment() }
         providerCalls.increment()
-    }
-}
-
-/// The counters an answer given again counts in: the tag of its mark (`HTTPAnswerReuse.Mark`),
-/// made once per layer, so an answer made carries one reference and an answer given again
-/// counts without a lookup.
-final class RepeatedAnswerCount: Sendable {
-    private let counters: [Counter]
-
-    init(_ counters: [Counter]) { self.counters = counters }
-
-    func count() {
-        for counter in counters { counter.increment() }
     }
 }
 

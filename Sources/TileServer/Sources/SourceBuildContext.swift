@@ -9,13 +9,8 @@ public struct SourceBuildContext: Sendable {
     public let layerName: String
     /// The layer's tile size (256 or 512).
     public let tileSize: Int
-    /// Whether the layer has no disk tier: the event loops then read its native tiles themselves
-    /// where the source can (`WithoutWaitingTileProvider`, see `Layer.archiveWithoutWaiting`),
-    /// and it prepares to.
-    public let readsOnEventLoops: Bool
-    /// How long the event loops take pages of the layer's files the page cache was found to hold
-    /// to stay there (`cache.residencySeconds`, or its default).
-    public let residencySeconds: Double
+    /// How often the source checks its files on disk (`cache.revalidateSeconds`, or its default).
+    public let revalidateSeconds: Double
     /// Layers already built (a composite's members are built first).
     public let layers: [String: Layer]
     /// The registry the configuration was read with.

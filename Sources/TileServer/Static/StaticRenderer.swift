@@ -54,7 +54,7 @@ struct StaticRenderer {
     /// Every key's tile, fetched and decoded concurrently, in the order of `keys`.
     private func fetchAll(_ keys: [TileKey], layer: Layer, side: Int) async -> [Result<Fetched, TileFailure>] {
         await keys.concurrentMap { [pipeline] key in
-            switch await pipeline.outcome(for: key, layer: layer) {
+            switch await pipeline.outcome(for: key, layer: layer).result {
             case .failure(let failure): return .failure(failure)
             case .success(.noTile): return .success(.image(nil))
             case .success(.unavailable(let retry)): return .success(.unavailable(retry))

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BodyStore
 import TileHTTP
 import TileProviders
 
@@ -15,8 +16,8 @@ public struct ServedTile: Sendable {
     private final class Content: Sendable {
         /// The bytes, when the process holds them (empty when `kept` does).
         let held: [UInt8]
-        /// The bytes in the memory cache's body arena, sent with `sendfile` (see `HTTPBodyArena`).
-        let kept: HTTPArenaBody?
+        /// The bytes in the memory cache's body arena, sent with `sendfile` (see `BodyArena`).
+        let kept: ArenaBody?
         let identityBody: [UInt8]?
         let upstreamCaching: UpstreamCaching?
         let isGzip: Bool
@@ -27,7 +28,7 @@ public struct ServedTile: Sendable {
         let preparedAnswer = PreparedTileAnswer()
 
         init(
-            held: [UInt8], kept: HTTPArenaBody?, identityBody: [UInt8]?, upstreamCaching: UpstreamCaching?, isGzip: Bool,
+            held: [UInt8], kept: ArenaBody?, identityBody: [UInt8]?, upstreamCaching: UpstreamCaching?, isGzip: Bool,
             etag: String, lastModified: Int?, lastModifiedText: String?
         ) {
             self.held = held
@@ -43,8 +44,12 @@ public struct ServedTile: Sendable {
 
     private let content: Content
 
-    /// The bytes in the memory cache's body arena, sent with `sendfile` (see `HTTPBodyArena`).
-    var kept: HTTPArenaBody? { content.kept }
+    /// The body as sent: from the memory cache's body arena with `sendfile` when kept there
+    /// (see `BodyArena`), else the bytes held.
+    var sentBody: HTTPBody {
+        guard let kept = content.kept else { return .bytes(content.held) }
+        return .file(HTTPFileRegion(descriptor: kept.descriptor, offset: kept.offset, count: kept.count, owner: kept))
+    }
     /// The tile as stored (in the layer's format; a vector tile maybe gzip-compressed): held by
     /// the process, or read back from the memory cache's body arena, which can fail.
     public func storedBytes() throws(TileProviderError) -> [UInt8] {
@@ -113,7 +118,7 @@ public struct ServedTile: Sendable {
             lastModified: lastModified, lastModifiedText: lastModified.map { HTTPDate.format(secondsSince1970: $0) })
     }
 
-    private init(kept: HTTPArenaBody, from tile: ServedTile) {
+    private init(kept: ArenaBody, from tile: ServedTile) {
         content = Content(
             held: [], kept: kept, identityBody: tile.identityBody, upstreamCaching: tile.upstreamCaching,
             isGzip: tile.isGzip, etag: tile.etag, lastModified: tile.lastModified, lastModifiedText: tile.lastModifiedText)
@@ -124,7 +129,7 @@ public struct ServedTile: Sendable {
     /// This tile with its bytes moved to the body arena, for the memory cache; itself when
     /// there is no arena here or the bytes are there already.
     func keptInArena() -> ServedTile {
-        guard content.kept == nil, let body = HTTPBodyArena.store(content.held) else { return self }
+        guard content.kept == nil, let body = BodyArena.store(content.held) else { return self }
         return ServedTile(kept: body, from: self)
     }
 

@@ -8,12 +8,12 @@ extension TilePipeline {
     /// request's path). When the source fails or has the tile "not available now" and an
     /// expired copy is at hand (the memory entry that `expired` is, else Redis's or the disk's),
     /// that copy is served stale (RFC 5861 `stale-if-error`) with its age, and logged.
-    func fill(
+    func produceThroughTiers(
         _ key: TileKey, layer: Layer, counters: LayerMetrics?, expired: CachedOutcome? = nil,
         completion: @escaping Completion
-    ) -> Result<TileOutcome, TileFailure>? {
+    ) -> TileFill? {
         let shared = sharedTier(key, layer: layer)
-        if let fresh = shared.fresh { return .success(fresh) }
+        if let fresh = shared.fresh { return TileFill(result: .success(fresh), validator: nil) }
         var copy = expired ?? shared.expired
         var write = shared.write
         if let tier = layer.diskTier {
@@ -21,7 +21,7 @@ extension TilePipeline {
             switch tier.lookup(key, maxAge: layer.settings.ttl ?? layer.settings.maxAge, logger: logger) {
             case .fresh(let outcome):
                 write?(outcome)
-                return .success(outcome)
+                return TileFill(result: .success(outcome), validator: nil)
             case .expired(let record): copy = copy ?? CachedOutcome(record.outcome, now: record.storedAt)
             case .none: break
             }
@@ -34,14 +34,14 @@ extension TilePipeline {
         }
         guard copy != nil || write != nil else { return produce(key, layer: layer, counters: counters, completion: completion) }
         let stale = copy
-        let finish: @Sendable (Result<TileOutcome, TileFailure>) -> Result<TileOutcome, TileFailure> = { [logger, write] result in
-            switch result {
+        let finish: @Sendable (TileFill) -> TileFill = { [logger, write] fill in
+            switch fill.result {
             case .success(.unavailable), .failure:
-                guard let stale else { return result }
-                return .success(Self.stale(stale, key: key, because: result, logger: logger))
+                guard let stale else { return fill }
+                return TileFill(result: .success(Self.stale(stale, key: key, because: fill.result, logger: logger)), validator: nil)
             case .success(let outcome):
                 write?(outcome)
-                return result
+                return fill
             }
         }
         return produce(key, layer: layer, counters: counters) { completion(finish($0)) }.map(finish)
@@ -104,7 +104,6 @@ extension TilePipeline {
         var result = clearDisk(layer.diskTier, where: matches)
         // Redis keeps no index by tile: a partial clear moves the whole layer to a new generation there.
         if case .failure(let error) = clearSharedTier(of: layer), case .success = result { result = .failure(error) }
-        layer.openFiles?.removeAll(where: matches)
         if matches == nil { layer.countClear() }
         removeFromMemory(layer: layer.name, where: matches)
         for composite in dependents {

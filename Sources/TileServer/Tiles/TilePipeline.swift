@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Sockets
 import Synchronization
 import TileCache
 import TilePNG
@@ -9,11 +10,11 @@ import TileProviders
 /// (native tiles) or the renderer (derived tiles), with concurrent misses coalesced into one
 /// provider call whether the layer keeps its tiles in memory or not. Keys are stamped with the
 /// layer's generation, so a rebuilt or cleared layer (or composite member) never meets an older
-/// answer. Errors and "not available now" are never stored.
+/// answer; an entry read from files is checked against them again once the layer's
+/// `cache.revalidateSeconds` have passed (`CachedOutcome.isDue`). Errors and "not available
+/// now" are never stored.
 final class TilePipeline: Sendable {
-    typealias Completion = @Sendable (Result<TileOutcome, TileFailure>) -> Void
-    /// A completion that is also told how the cache took part.
-    typealias NotedCompletion = @Sendable (Result<TileOutcome, TileFailure>, TileCacheUse) -> Void
+    typealias Completion = @Sendable (TileFill) -> Void
 
     let cache: MemoryCache<TileKey, CachedOutcome>
     /// Coalesces the misses of layers that keep nothing in memory (`cache.memory: false`): it
@@ -29,9 +30,7 @@ final class TilePipeline: Sendable {
     /// The disk tiers of the layers served now, by layer name (for `clear` and `waitForDiskWrites`).
     let diskTiers = Mutex<[String: LayerDiskTier]>([:])
     /// ETags of tile files sent straight from disk, by file version.
-    let fileFingerprints = TileFingerprints<FileIdentity>()
-    /// ETags of archive tiles read on an event loop (sent past the memory cache), by contents version.
-    let archiveFingerprints = TileFingerprints<ArchiveTileVersion>()
+    let fileFingerprints = TileFingerprints()
 
     /// Where sources that may block are called from async code (renders).
     let workers: WorkerPool
@@ -63,168 +62,164 @@ final class TilePipeline: Sendable {
         return key
     }
 
-    /// Whether the memory cache would take in a native tile of `byteCount` bytes for `key` of
-    /// `layer` (`MemoryCache.admits`): one the caller can send without storing (a tile file, an
-    /// archive tile read on an event loop) is stored only then, and sent as it lies otherwise.
-    func admits(_ key: TileKey, layer: Layer, byteCount: Int) -> Bool {
-        cache.admits(Self.stamped(key, layer: layer), cost: byteCount + TileOutcome.entryOverhead)
+    /// Whether the memory cache would take in a native tile of `byteCount` bytes for `key` (stamped)
+    /// (`MemoryCache.admits`): a tile file the caller can send without storing is stored only then.
+    func admits(_ key: TileKey, byteCount: Int) -> Bool {
+        cache.admits(key, cost: byteCount + TileOutcome.entryOverhead)
     }
 
-    /// The fresh cached outcome for `key` of `layer`, if memory holds one (no fill, no waiting);
-    /// `countingRequest`: the request is counted for the cache's admission (`MemoryCache.admits`).
-    func cachedOutcome(for key: TileKey, layer: Layer, countingRequest: Bool = false) -> TileOutcome? {
-        guard layer.cachesInMemory,
-              let entry = cache.value(for: Self.stamped(key, layer: layer), countingRequest: countingRequest)
-        else { return nil }
-        // The clock is read only for a layer whose tiles expire.
-        if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) { return nil }
-        return entry.served
+    /// The memory cache's fresh entry for `key` (stamped) of `layer`, or its fill under way, or
+    /// the duty to fill it; `countingRequest` counts the request for the cache's admission
+    /// (`MemoryCache.admits`). An entry past the layer's `memoryLifetime`, or due for a check of
+    /// its source (`CachedOutcome.isDue`), is a miss: it goes to the filler as `expired`.
+    func lookUp(_ key: TileKey, layer: Layer, countingRequest: Bool = false) -> CacheLookup<TileKey, CachedOutcome> {
+        let fills = layer.cachesInMemory ? cache : uncachedFills
+        let (lifetime, interval) = (layer.memoryLifetime, layer.revalidateInterval)
+        if lifetime == nil && interval == nil { return fills.lookupOrJoin(key, countingRequest: countingRequest) }
+        let wall = lifetime == nil ? 0 : LayerDiskTier.now()
+        let (now, since) = interval == nil ? (0, 0) : (Monotonic.nanoseconds, layer.recheckedSince)
+        return fills.lookupOrJoin(key, countingRequest: countingRequest) { entry in
+            entry.isFresh(lifetime: lifetime, now: wall)
+                && !(interval.map { entry.isDue(at: now, interval: $0, since: since) } ?? false)
+        }
     }
 
-    /// The outcome for `key`: returned at once when it is ready (a hit, a synchronous source),
-    /// else nil and `completion` is called once, later, from any thread.
-    func outcome(for key: TileKey, layer: Layer, completion: @escaping Completion) -> Result<TileOutcome, TileFailure>? {
-        outcome(for: key, layer: layer, noting: { result, _ in completion(result) })?.result
+    /// What the memory cache holds for `key` (stamped) of `layer`, a layer whose native tiles
+    /// are read straight from their files (no fill to join: the page cache shares their reads);
+    /// the request is counted for the cache's admission.
+    func cachedEntry(_ key: TileKey, layer: Layer) -> CachedEntry {
+        guard let entry = cache.value(for: key, countingRequest: true) else { return .missing }
+        var found = CachedEntry.fresh(entry)
+        if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) {
+            found = .expired
+        } else if let interval = layer.revalidateInterval,
+                  entry.isDue(at: Monotonic.nanoseconds, interval: interval, since: layer.recheckedSince) {
+            found = entry.revalidatedWithoutWaiting() ?? .due
+        }
+        // A changed entry goes now: the read that follows may not keep the new version.
+        if case .expired = found { cache.removeValue(for: key) }
+        return found
     }
 
-    /// `outcome(for:layer:completion:)`, telling also how the cache took part (hit, miss,
-    /// coalesced, bypass), and counting that per layer. A tile of a layer whose tiles expire is
-    /// a miss once older than `Layer.memoryLifetime`; its old copy is served stale if the fill fails.
-    func outcome(
-        for key: TileKey, layer: Layer, noting completion: @escaping NotedCompletion
-    ) -> (result: Result<TileOutcome, TileFailure>, cache: TileCacheUse)? {
-        let key = Self.stamped(key, layer: layer)
-        let counters = metrics[layer.name]
-        let inMemory = layer.cachesInMemory
-        let fills = inMemory ? cache : uncachedFills
-        let lifetime = layer.memoryLifetime
-        let lookup = lifetime == nil ? fills.lookupOrJoin(key)
-            : fills.lookupOrJoin(key, isFresh: { [now = LayerDiskTier.now()] in $0.isFresh(lifetime: lifetime, now: now) })
-        switch lookup {
-        case .hit(let entry):
+    /// What `cachedEntry` found.
+    enum CachedEntry {
+        case fresh(CachedOutcome)
+        /// An entry to check against its source that cannot be checked without waiting: the
+        /// pipeline's fill checks it on a worker.
+        case due
+        /// Past its lifetime, or found changed: as a miss.
+        case expired
+        case missing
+    }
+
+    /// Stores `fill` for `key` (stamped) of `layer`, a tile read straight from its file; the entry
+    /// stored, nil when the cache does not keep it.
+    @discardableResult
+    func store(_ fill: TileFill, for key: TileKey, layer: Layer) -> CachedOutcome? {
+        guard case .success(.store(let entry, let cost)) = fill.entry(now: LayerDiskTier.now(), keptInArena: true) else {
+            return nil
+        }
+        cache.insert(entry, for: key, cost: cost)
+        metrics[layer.name]?.storedBytes.increment(by: cost)
+        return entry
+    }
+
+    /// Fills `token` (from `lookUp`): the memory entry it found due is checked against its
+    /// source first and kept when unchanged; else the tiers and the source produce the outcome,
+    /// which the cache stores (unless it is "not available now" or a stale copy). Returns the
+    /// fill at once when it is ready (a synchronous source: call it on a worker), else nil and
+    /// `completion` later, from any thread.
+    func fill(
+        _ token: CacheFillToken<TileKey, CachedOutcome>, layer: Layer, counters: LayerMetrics?,
+        completion: @escaping Completion
+    ) -> TileFill? {
+        let key = token.key
+        // An entry due for a check of what it was read from (not one past its lifetime): kept,
+        // and served, while that is unchanged (`revalidatingWithoutWaiting` tried first, on the loop).
+        if let entry = token.expired, let validator = entry.validator,
+           entry.isFresh(lifetime: layer.memoryLifetime, now: LayerDiskTier.now()), validator.isCurrent() {
+            entry.markValidated(at: Monotonic.nanoseconds)
             counters?.hits.increment()
-            return (.success(lifetime == nil ? entry.outcome : entry.served), .hit)
-        case .joined(let fill):
-            counters?.coalesced.increment()
-            fill.onCompletion { completion(Self.failure(from: $0.map(\.served), key: key), .coalesced) }
-            return nil
-        case .mustFill(let token):
-            let use = TileCacheUse.notHit(cached: inMemory)
-            if inMemory { counters?.misses.increment() }
-            // A native tile of an archive the loops read (`Layer.archiveWithoutWaiting`) is kept
-            // only if the cache takes it in, as the loops do (`TilePipeline.admits`): one read
-            // here because its pages were not in the page cache must not churn the cache either.
-            let admitting = inMemory && layer.archiveWithoutWaiting != nil && layer.servesNatively(scale: key.scale)
-            let store: @Sendable (Result<TileOutcome, TileFailure>) -> Void = { [fills, cache] result in
-                let now = LayerDiskTier.now()
-                let fill = result.map { outcome in
-                    if admitting, case .tile = outcome, !cache.admits(key, cost: outcome.cost) {
-                        return CacheFillResult.doNotStore(CachedOutcome(outcome, now: now))
-                    }
-                    return CachedOutcome.fill(outcome, now: now, keptInArena: inMemory)
-                }
-                if inMemory, case .success(.store(_, let cost)) = fill { counters?.storedBytes.increment(by: cost) }
-                fills.complete(token, with: fill.mapError { $0 as any Error })
+            token.complete(with: .success(.store(entry, cost: entry.cost)))
+            return TileFill(result: .success(entry.outcome), validator: validator, isRevalidatedEntry: true)
+        }
+        if layer.cachesInMemory { counters?.misses.increment() }
+        let store: @Sendable (TileFill) -> Void = { [cache] fill in
+            let entry = fill.entry(now: LayerDiskTier.now(), keptInArena: layer.cachesInMemory)
+            if layer.cachesInMemory, case .success(.store(_, let cost)) = entry { counters?.storedBytes.increment(by: cost) }
+            cache.complete(token, with: entry.mapError { $0 as any Error })
+        }
+        let now = produceThroughTiers(key, layer: layer, counters: counters, expired: token.expired) { fill in
+            store(fill)
+            completion(fill)
+        }
+        if let now { store(now) }
+        return now
+    }
+
+    /// The fill of a key whose lookup joined another's: its outcome when that fill ends.
+    static func joined(_ fill: PendingCacheFill<CachedOutcome>, key: TileKey, completion: @escaping Completion) {
+        fill.onCompletion { result in
+            switch result {
+            case .success(let entry): completion(TileFill(result: .success(entry.outcome), validator: entry.validator))
+            case .failure(let error): completion(TileFill(result: .failure(failure(from: error, key: key)), validator: nil))
             }
-            let expired = token.expired
-            let now = fill(key, layer: layer, counters: counters, expired: expired) { result in
-                store(result)
-                completion(result, use)
-            }
-            if let now { store(now) }
-            return now.map { ($0, use) }
         }
     }
 
-    /// The outcome for `key`, awaited (used by renderers for the tiles they are made from).
-    /// The lookup runs on the workers: a synchronous source may block on file I/O there, never
-    /// on the Swift-concurrency pool or an event loop. A full worker queue is "not available now".
-    func outcome(for key: TileKey, layer: Layer) async -> Result<TileOutcome, TileFailure> {
-        await withCheckedContinuation { continuation in
+    /// The outcome for `key` (stamped here) of `layer`, awaited: renderers (for the tiles they
+    /// are made from), the seeder, `tilelayer tile`. The lookup runs on the workers: a
+    /// synchronous source may block on file I/O there, never on the Swift-concurrency pool or
+    /// an event loop. A full worker queue is "not available now".
+    func outcome(for key: TileKey, layer: Layer) async -> TileFill {
+        let key = Self.stamped(key, layer: layer)
+        return await withCheckedContinuation { continuation in
             let queued = workers.submit { [self] in
-                if let now = outcome(for: key, layer: layer, completion: { continuation.resume(returning: $0) }) {
-                    continuation.resume(returning: now)
+                let counters = metrics[layer.name]
+                switch lookUp(key, layer: layer) {
+                case .hit(let entry):
+                    counters?.hits.increment()
+                    continuation.resume(returning: TileFill(result: .success(entry.outcome), validator: entry.validator))
+                case .joined(let fill):
+                    counters?.coalesced.increment()
+                    Self.joined(fill, key: key) { continuation.resume(returning: $0) }
+                case .mustFill(let token):
+                    if let now = fill(token, layer: layer, counters: counters, completion: { continuation.resume(returning: $0) }) {
+                        continuation.resume(returning: now)
+                    }
                 }
             }
-            if !queued { continuation.resume(returning: .success(.unavailable(retryAfter: 1))) }
+            if !queued { continuation.resume(returning: TileFill(result: .success(.unavailable(retryAfter: 1)), validator: nil)) }
         }
     }
 
-    private static func failure(from result: Result<TileOutcome, any Error>, key: TileKey) -> Result<TileOutcome, TileFailure> {
-        result.mapError { error in
-            (error as? TileFailure) ?? TileFailure(key: key, error: .invalidConfiguration("tile fill failed: \(error)"))
-        }
+    static func failure(from error: any Error, key: TileKey) -> TileFailure {
+        (error as? TileFailure) ?? TileFailure(key: key, error: .invalidConfiguration("tile fill failed: \(error)"))
     }
 
-    /// Makes the outcome without the caches: the source's own tile, or a derived one.
-    func produce(
-        _ key: TileKey, layer: Layer, counters: LayerMetrics?, completion: @escaping Completion
-    ) -> Result<TileOutcome, TileFailure>? {
-        guard layer.servesNatively(scale: key.scale) else {
-            counters?.renders.increment()
-            Task(executorPreference: RenderExecutor.shared) { [self] in
-                completion(await TileRenderer(pipeline: self, logger: logger, layer: layer).derived(key))
-            }
-            return nil
-        }
-        let request = TileRequest(tile: key.tile, variables: key.variables, scale: key.scale)
-        counters?.providerCalls.increment()
-        switch layer.source {
-        case .sync(let provider):
-            return Self.syncProviderOutcome(provider, request, key: key, format: layer.format)
-        case .async(let provider):
-            Task(executorPreference: RenderExecutor.shared) {
-                let result = await Result(catching: { () async throws(TileProviderError) in try await provider.requestTile(request) })
-                completion(Self.outcome(result, key: key, format: layer.format))
-            }
-            return nil
-        }
-    }
-
-    /// The one blocking call of a synchronous provider (files, SQLite, custom code): on the
-    /// caller's thread, which must be a Dispatch thread, never the Swift-concurrency pool.
-    static func syncProviderOutcome(
-        _ provider: any SyncTileProvider, _ request: TileRequest, key: TileKey, format: TileFormat
-    ) -> Result<TileOutcome, TileFailure> {
-        outcome(Result { () throws(TileProviderError) in try provider.tile(for: request) }, key: key, format: format)
-    }
-
-    /// A provider's answer as an outcome: a tile must start with `format`'s magic bytes, and a
-    /// gzip-compressed one must decompress (else 502 naming the tile; nothing is cached).
-    static func outcome(
-        _ result: Result<TileResult, TileProviderError>, key: TileKey, format: TileFormat
-    ) -> Result<TileOutcome, TileFailure> {
-        switch result {
-        case .failure(let error):
-            return .failure(TileFailure(key: key, error: error))
-        case .success(.tile(let tile)):
-            guard format.matches(tile.data) else {
-                return .failure(TileFailure(key: key, error: .notFormat(source: "tile \(key)", format: format)))
-            }
-            let served = ServedTile(body: tile.data, lastModified: tile.lastModified, upstreamCaching: tile.upstreamCaching)
-            if served.isCorruptGzip {
-                return .failure(TileFailure(key: key, error: .undecodable(source: "tile \(key)", reason: "corrupt gzip")))
-            }
-            return .success(.tile(served))
-        case .success(.noTile):
-            return .success(.noTile)
-        case .success(.unavailable(let retryAfter)):
-            return .success(.unavailable(retryAfter: retryAfter))
-        }
+    /// On the loop, a fill whose token holds an entry due for a check: checked without waiting
+    /// where its validator can tell (a file's identity from the kernel's caches, an archive's
+    /// last check), and kept (the fill ends with it) when unchanged; nil when the check must
+    /// wait, or the entry changed and the fill goes on.
+    func revalidatingWithoutWaiting(_ token: CacheFillToken<TileKey, CachedOutcome>, layer: Layer) -> CachedOutcome? {
+        guard let entry = token.expired, entry.isFresh(lifetime: layer.memoryLifetime, now: LayerDiskTier.now()),
+              case .fresh(let kept)? = entry.revalidatedWithoutWaiting()
+        else { return nil }
+        token.complete(with: .success(.store(kept, cost: kept.cost)))
+        return kept
     }
 }
 
 extension CachedOutcome {
-    /// How the cache treats an outcome made at `now`: "not available now" and stale copies are
-    /// handed on, never stored.
-    /// `keptInArena`: the outcome goes to the memory cache, so a tile's bytes move to the body
-    /// arena (a layer without a memory cache only shares the fill with its waiters: no copy).
-    static func fill(_ outcome: TileOutcome, now: Int, keptInArena: Bool = true) -> CacheFillResult<CachedOutcome> {
-        if case .unavailable = outcome { return .doNotStore(CachedOutcome(outcome, now: now)) }
-        guard case .tile(let tile) = outcome else { return .store(CachedOutcome(outcome, now: now), cost: outcome.cost) }
-        if tile.staleAge != nil { return .doNotStore(CachedOutcome(outcome, now: now)) }
-        // A stored tile's bytes go to the body arena: its hits are sent without a copy.
-        let kept = TileOutcome.tile(keptInArena ? tile.keptInArena() : tile)
-        return .store(CachedOutcome(kept, now: now), cost: kept.cost)
+    /// The entry checked against its source without waiting: `.fresh` (and noted validated)
+    /// when unchanged, `.expired` when changed, nil when the check must wait.
+    func revalidatedWithoutWaiting() -> TilePipeline.CachedEntry? {
+        switch validator?.isCurrentWithoutWaiting() {
+        case true?:
+            markValidated(at: Monotonic.nanoseconds)
+            return .fresh(self)
+        case false?: return .expired
+        case nil: return nil
+        }
     }
 }

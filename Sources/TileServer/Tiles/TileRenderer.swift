@@ -15,19 +15,23 @@ struct TileRenderer {
     /// The encoder for derived tiles (see `PNGEncoder`'s defaults for the measured trade-off).
     static let encoder = PNGEncoder()
 
-    func derived(_ key: TileKey) async -> Result<TileOutcome, TileFailure> {
-        key.scale == 2 ? await retina(key, layer: layer) : await downscaled(key, layer: layer)
+    /// The derived tile, and what it was made from (its sources' validators together).
+    func derived(_ key: TileKey) async -> TileFill {
+        var validators: [(any TileValidator)?] = []
+        let result = key.scale == 2 ? await retina(key, validators: &validators) : await downscaled(key, validators: &validators)
+        return TileFill(result: result, validator: CombinedValidator.combining(validators))
     }
 
     /// `@2x` for a 256 px source: the four tiles of zoom z+1 side by side (true detail); a
     /// missing child's quadrant is the parent's quadrant upscaled; at maxZoom, the parent upscaled.
-    private func retina(_ key: TileKey, layer: Layer) async -> Result<TileOutcome, TileFailure> {
+    private func retina(_ key: TileKey, validators: inout [(any TileValidator)?]) async -> Result<TileOutcome, TileFailure> {
         let parentKey = TileKey(layer: key.layer, tile: key.tile, scale: 1, variables: key.variables)
         let childKeys = key.tile.z < layer.maxZoom
             ? key.tile.children.map { TileKey(layer: key.layer, tile: $0, scale: 1, variables: key.variables) } : []
         var children: [TileOutcome] = []
-        for result in await fetchAll(childKeys, layer: layer) {
-            switch result {
+        for fill in await fetchAll(childKeys) {
+            validators.append(fill.validator)
+            switch fill.result {
             case .failure(let failure): return .failure(failure)
             case .success(.unavailable(let retry)): return .success(.unavailable(retryAfter: retry))
             case .success(let outcome): children.append(outcome)
@@ -36,7 +40,9 @@ struct TileRenderer {
         let present = children.compactMap(\.servedTile)
         var parent: ServedTile?
         if present.count < 4 {
-            switch await pipeline.outcome(for: parentKey, layer: layer) {
+            let fill = await pipeline.outcome(for: parentKey, layer: layer)
+            validators.append(fill.validator)
+            switch fill.result {
             case .failure(let failure): return .failure(failure)
             case .success(.unavailable(let retry)): return .success(.unavailable(retryAfter: retry))
             case .success(let outcome): parent = outcome.servedTile
@@ -65,9 +71,11 @@ struct TileRenderer {
     }
 
     /// The 256 px tile of a 512 px source: a 2×2 box downscale of its `@2x` (native) tile.
-    private func downscaled(_ key: TileKey, layer: Layer) async -> Result<TileOutcome, TileFailure> {
+    private func downscaled(_ key: TileKey, validators: inout [(any TileValidator)?]) async -> Result<TileOutcome, TileFailure> {
         let sourceKey = TileKey(layer: key.layer, tile: key.tile, scale: 2, variables: key.variables)
-        switch await pipeline.outcome(for: sourceKey, layer: layer) {
+        let fill = await pipeline.outcome(for: sourceKey, layer: layer)
+        validators.append(fill.validator)
+        switch fill.result {
         case .failure(let failure):
             return .failure(failure)
         case .success(.tile(let tile)):
@@ -83,8 +91,8 @@ struct TileRenderer {
         }
     }
 
-    private func fetchAll(_ keys: [TileKey], layer: Layer) async -> [Result<TileOutcome, TileFailure>] {
-        await keys.concurrentMap { [pipeline] key in await pipeline.outcome(for: key, layer: layer) }
+    private func fetchAll(_ keys: [TileKey]) async -> [TileFill] {
+        await keys.concurrentMap { [pipeline, layer] key in await pipeline.outcome(for: key, layer: layer) }
     }
 
     private func decode(_ tile: ServedTile, from key: TileKey) throws(TileFailure) -> RGBAImage {

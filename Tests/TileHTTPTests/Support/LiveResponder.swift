@@ -60,7 +60,7 @@ struct SizedResponder: HTTPResponder {
         if request.pathSegments.first == "file" {
             var response = HTTPResponse(status: .ok)
             let file = PatternFile.shared(count: count)
-            response.file = HTTPFileBody(descriptor: file.descriptor, count: count, owner: file)
+            response.content = .file(HTTPFileRegion(descriptor: file.descriptor, count: count, owner: file))
             return response
         }
         switch request.pathSegments.first {

@@ -83,9 +83,8 @@ import TileHTTP
 
     @Test(arguments: ["/wmts/1.0.0/world/default/GoogleMapsCompatible/2/1/3.png",
                       "/ogc/collections/world/map/tiles/WebMercatorQuad/2/1/3"])
-    func tilesMissOnTheWorkersAndHitOnTheLoop(_ target: String) async throws {
+    func tilesMissAndHitAsXYZTilesDo(_ target: String) async throws {
         let service = try OGCFixtures.service(folder: folder)
-        #expect(try service.answerOnLoop(target) == nil, "a miss may block: it goes to the workers")
         let miss = try await service.answerAsSent(target)
         #expect(miss.status == .ok && miss.note == "miss")
         let hit = try #require(try service.answerOnLoop(target))

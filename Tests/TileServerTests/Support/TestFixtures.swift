@@ -84,14 +84,13 @@ extension TileService {
         }
     }
 
-    /// The answer when the event loop can give it without waiting; nil when it would go to the
-    /// workers (it is not sent there: nothing runs in the background).
+    /// The answer when the event loop gives it without waiting; nil when it went to the workers
+    /// (or joined a fill), whose answer is dropped.
     func answerOnLoop(_ target: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse? {
         var all = headers
         if all[.host] == nil { all.add(.host, "localhost:8080") }
         let request = try HTTPRequest(method: .get, target: target, headers: all)
-        let (route, early) = classify(request)
-        return (early ?? answerWithoutWaiting(request, route)).map(\.sent)
+        return respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
     }
 }
 
@@ -99,18 +98,6 @@ extension HTTPResponse {
     /// The body bytes as the connection sends them: from the body's file (a tile file, or the
     /// memory cache's body arena) when it has one, else `body`.
     var sentBody: [UInt8] { file?.read() ?? body }
-
-    /// The answer as the connection sends it, a lent body (an MBTiles tile's pages) copied into
-    /// `body` and ended, as the connection ends it once it is sent: a lent body keeps its
-    /// reader, and the file's lock, until it ends.
-    var sent: HTTPResponse {
-        guard let lent else { return self }
-        defer { lent.end() }
-        var sent = self
-        sent.lent = nil
-        sent.body = lent.copy(from: 0) ?? []
-        return sent
-    }
 }
 
 /// A real server of ours on a loopback port, stopped by `stop()`.

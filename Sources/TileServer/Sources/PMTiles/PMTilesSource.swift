@@ -17,7 +17,7 @@ public struct PMTilesSource: ConfiguredSource, Equatable {
     public func readinessProblem() -> String? { LayerReadiness.problem(at: path, folder: false) }
 
     public func build(in context: SourceBuildContext) throws -> BuiltSource {
-        let provider = try PMTilesTileProvider(path: path)
+        let provider = try PMTilesTileProvider(path: path, recheckInterval: .seconds(context.revalidateSeconds))
         let format: SourceFormat?
         do {
             format = try Self.format(provider.header, metadata: provider.metadata.values, path: path)
