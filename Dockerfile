@@ -5,7 +5,7 @@
 FROM swift:6.3-bookworm AS build
 RUN apt-get update -q \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-       libpng-dev zlib1g-dev libsqlite3-dev libturbojpeg0-dev libwebp-dev libhiredis-dev pkg-config \
+       libpng-dev zlib1g-dev libsqlite3-dev libturbojpeg0-dev libwebp-dev libhiredis-dev libgdal-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies first so the layer is reused when only sources change.
@@ -18,11 +18,11 @@ RUN swift build -c release --static-swift-stdlib --product tilelayer \
 
 FROM debian:bookworm-slim
 # Runtime libraries only: libpng, zlib, SQLite, libjpeg-turbo's TurboJPEG, libwebp, hiredis (the
-# shared Redis tier; the Swift runtime is linked in statically), and Leaflet for the front page's
-# maps (served from /usr/share/javascript/leaflet).
+# shared Redis tier; the Swift runtime is linked in statically), GDAL (geotiff layers), and Leaflet
+# for the front page's maps (served from /usr/share/javascript/leaflet).
 RUN apt-get update -q \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-       libpng16-16 zlib1g libsqlite3-0 libturbojpeg0 libwebp7 libhiredis0.14 ca-certificates libjs-leaflet \
+       libpng16-16 zlib1g libsqlite3-0 libturbojpeg0 libwebp7 libhiredis0.14 libgdal32 ca-certificates libjs-leaflet \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin tilelayer
 COPY --from=build /out/bin/tilelayer /usr/local/bin/tilelayer

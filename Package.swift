@@ -16,7 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tilelayer", targets: ["tilelayer"]),
-        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache"]),
+        .library(name: "TileLayer", targets: ["TileServer", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "TileImagery"]),
         // The codec alone, for Benchmarks/ (so it builds without the server's dependencies).
         .library(name: "TilePNG", targets: ["TilePNG"]),
         // PNG, JPEG and WebP codecs, for Benchmarks/.
@@ -88,11 +88,22 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // GDAL (Debian: libgdal-dev): GeoTIFF/COG reads, the warper, /vsicurl/ and /vsis3/.
+        .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
+        // Imagery through GDAL: the geotiff provider (warped per tile to Web Mercator) and range
+        // reads of objects on S3 or HTTP(S) for PMTiles; TileHTTP and Sockets never import it.
+        .target(
+            name: "TileImagery",
+            dependencies: [
+                "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "CGDAL",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // App glue: configuration, routes, layers, the tile service.
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "BodyStore", "Sockets", "Hiredis",
+                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "BodyStore", "Sockets", "Hiredis", "TileImagery",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -129,6 +140,7 @@ let package = Package(
         .testTarget(name: "TileCacheTests", dependencies: ["TileCache", "TestThreads"]),
         .testTarget(name: "BodyStoreTests", dependencies: ["BodyStore"]),
         .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG", "TestThreads"]),
+        .testTarget(name: "TileImageryTests", dependencies: ["TileImagery", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TestThreads"]),
         .testTarget(
             name: "TileServerTests",
             dependencies: [

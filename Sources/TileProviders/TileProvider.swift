@@ -41,9 +41,15 @@ public protocol SyncTileProvider: Sendable {
 
     /// The tile for `request`, variables included. The default calls `tileFor(x:y:zoom:)`.
     func tile(for request: TileRequest) throws(TileProviderError) -> TileResult
+
+    /// Whether it draws tiles of any `TileRequest.scale` itself (imagery read at the scale's
+    /// resolution), so `@2x` is never derived from children. The default: no.
+    var rendersEveryScale: Bool { get }
 }
 
 extension SyncTileProvider {
+    public var rendersEveryScale: Bool { false }
+
     public func tile(for request: TileRequest) throws(TileProviderError) -> TileResult {
         try tileFor(x: request.tile.x, y: request.tile.y, zoom: request.tile.z)
     }

@@ -6,11 +6,14 @@ public struct TileRequest: Sendable, Hashable, CustomStringConvertible {
     public var tile: TileCoordinate
     /// Named variables (`{floor}` → "2"), already checked against the layer's declarations.
     public var variables: [String: String]
+    /// 1, or 2 for `@2x`: asked only of a provider that `rendersEveryScale` (others get 1).
+    public var scale: Int
 
     /// A request.
-    public init(tile: TileCoordinate, variables: [String: String] = [:]) {
+    public init(tile: TileCoordinate, variables: [String: String] = [:], scale: Int = 1) {
         self.tile = tile
         self.variables = variables
+        self.scale = scale
     }
 
     /// A request for column `x`, row `y` of zoom `zoom`.

@@ -7,6 +7,12 @@ public enum TileSource: Sendable {
     /// An `AsyncTileProvider`.
     case async(any AsyncTileProvider)
 
+    /// Whether the provider draws every scale itself (`SyncTileProvider.rendersEveryScale`).
+    public var rendersEveryScale: Bool {
+        if case .sync(let provider) = self { return provider.rendersEveryScale }
+        return false
+    }
+
     /// The source as an asynchronous provider (a sync provider is wrapped; see `SyncProviderAdapter`).
     public var asAsync: any AsyncTileProvider {
         switch self {

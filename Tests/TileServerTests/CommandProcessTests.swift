@@ -69,7 +69,7 @@ import TestThreads
     @Test(arguments: [
         ("server:\n  hots: x\nlayers:\n  - {name: d, source: {type: debug}}\n",
          "tilelayer: bad configuration: bad.yml:2: server.hots: unknown key (known keys here: host, port, publicURL, "
-            + "allowedHosts, cors, adminToken, cache, limits, timeouts, log, transport, workers)"),
+            + "allowedHosts, cors, adminToken, cache, limits, timeouts, log, transport, workers, s3)"),
         ("server: {port: http}\nlayers:\n  - {name: d, source: {type: debug}}\n", "tilelayer: bad configuration: bad.yml:1: server.port: "),
         ("layers:\n  - {name: d, source: {type: directory, path: missing}}\n",
          "tilelayer: bad configuration: bad.yml:2: layers[0].source.path: folder FOLDER/missing does not exist"),

@@ -102,6 +102,6 @@ import Testing
 
     @Test func errorDescriptionHasFileLineAndKey() {
         let problem = error("server:\n  port: 8080\n  hots: x\n")
-        #expect(problem?.description == "\(folder.path)/t.yml:3: server.hots: unknown key (known keys here: host, port, publicURL, allowedHosts, cors, adminToken, cache, limits, timeouts, log, transport, workers)")
+        #expect(problem?.description == "\(folder.path)/t.yml:3: server.hots: unknown key (known keys here: host, port, publicURL, allowedHosts, cors, adminToken, cache, limits, timeouts, log, transport, workers, s3)")
     }
 }

@@ -186,5 +186,9 @@ import TilePNG
         }
         let tileJSON = String(decoding: try await service.get("/bluemarble.json").body, as: UTF8.self)
         #expect(tileJSON.contains("\"maxzoom\":2"))  // from the MBTiles metadata
+        for path in ["/imagery/2/1/1.jpg", "/imagery/2/1/1@2x.jpg"] {  // the GeoTIFF layer
+            let response = try await service.get(path)
+            #expect(response.status == .ok && response.sentBody.starts(with: [0xFF, 0xD8, 0xFF]), "\(path)")
+        }
     }
 }

@@ -123,13 +123,13 @@ struct SolidKind: SourceKind {
     @Test func unknownTypeListsEveryRegisteredKind() {
         var registry = registry()
         registry.register("oddcolumns") { _, _ in .sync(OddColumns()) }
-        #expect(registry.types == ["directory", "mbtiles", "pmtiles", "url", "debug", "composite", "oddcolumns", "solid"])
+        #expect(registry.types == ["directory", "mbtiles", "pmtiles", "url", "debug", "composite", "geotiff", "oddcolumns", "solid"])
         #expect {
             try Configuration.parse(yaml: "layers:\n  - {name: g, source: {type: ftp}}", file: folder.path + "/t.yml",
                                     registry: registry)
         } throws: { error in
             (error as? ConfigurationError)?.message
-                == "unknown source type \"ftp\" (known: directory, mbtiles, pmtiles, url, debug, composite, oddcolumns, solid)"
+                == "unknown source type \"ftp\" (known: directory, mbtiles, pmtiles, url, debug, composite, geotiff, oddcolumns, solid)"
         }
     }
 }

@@ -1,13 +1,21 @@
 import AsyncHTTPClient
 import NIOCore
 
+/// Where a remote PMTiles archive's byte ranges come from: HTTP(S) `Range` requests
+/// (`PMTilesRangeReader`) or another store's reads (S3 through GDAL's VSI, in TileImagery).
+public protocol PMTilesRangeSource: Sendable {
+    /// `length` bytes at `offset`; `etag`, when known, pins the version read before. A short
+    /// answer at the end of the file is allowed only when `allowShort`.
+    func read(offset: UInt64, length: UInt64, etag: String?, allowShort: Bool) async throws(TileProviderError) -> PMTilesRangeReader.Outcome
+}
+
 /// Reads byte ranges of a remote PMTiles archive with HTTP `Range` requests (RFC 9110 §14),
 /// pinning the archive's version with `If-Match` (§13.1.1) once its ETag is known.
 ///
 /// `@unchecked Sendable`: every stored property is immutable; `HTTPClient` is thread-safe.
-final class PMTilesRangeReader: @unchecked Sendable {
+public final class PMTilesRangeReader: PMTilesRangeSource, @unchecked Sendable {
     /// What a range read gave.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         /// The bytes, and the archive's strong ETag when the server sent one.
         case bytes([UInt8], etag: String?)
         /// 412: the archive is no longer the version `etag` named.
@@ -35,7 +43,7 @@ final class PMTilesRangeReader: @unchecked Sendable {
 
     /// `length` bytes at `offset`; `etag` (strong) is sent as `If-Match`. A short answer at the
     /// end of the file is allowed only when `allowShort` (the first 16 KiB of a small archive).
-    func read(offset: UInt64, length: UInt64, etag: String?, allowShort: Bool = false) async throws(TileProviderError) -> Outcome {
+    public func read(offset: UInt64, length: UInt64, etag: String?, allowShort: Bool = false) async throws(TileProviderError) -> Outcome {
         guard length > 0, length <= UInt64(settings.maxBodyBytes) else {
             throw .upstream(url: url, reason: "a range of \(length) bytes is over the \(settings.maxBodyBytes)-byte limit")
         }

@@ -19,7 +19,7 @@ public final class PMTilesRemoteTileProvider: AsyncTileProvider {
 
     /// The archive's URL.
     public let url: String
-    private let reader: PMTilesRangeReader
+    private let reader: any PMTilesRangeSource
     private let logger: Logger
     private let state = Mutex<Snapshot?>(nil)
     /// The header fields and JSON metadata of the version read last, kept while the archive is
@@ -50,9 +50,14 @@ public final class PMTilesRemoteTileProvider: AsyncTileProvider {
     }
 
     /// A provider for `url`; nothing is read until the first tile.
-    public init(url: String, settings: UpstreamSettings = UpstreamSettings(), logger: Logger) {
+    public convenience init(url: String, settings: UpstreamSettings = UpstreamSettings(), logger: Logger) {
+        self.init(url: url, reader: PMTilesRangeReader(url: url, settings: settings), logger: logger)
+    }
+
+    /// A provider for `url` whose ranges `reader` reads (an `s3://` object's through GDAL).
+    public init(url: String, reader: any PMTilesRangeSource, logger: Logger) {
         self.url = url
-        self.reader = PMTilesRangeReader(url: url, settings: settings)
+        self.reader = reader
         self.logger = logger
     }
 

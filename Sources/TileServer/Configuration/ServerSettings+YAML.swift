@@ -1,3 +1,4 @@
+import TileImagery
 import Sockets
 
 extension ServerSettings {
@@ -5,7 +6,7 @@ extension ServerSettings {
         self.init()
         let keys = try node.mapping(allowed: [
             "host", "port", "publicURL", "allowedHosts", "cors", "adminToken", "cache", "limits", "timeouts", "log",
-            "transport", "workers",
+            "transport", "workers", "s3",
         ])
         if let value = keys["host"] { host = try value.string() }
         if let value = keys["port"] { port = try value.int(in: 0 ... 65535) }
@@ -32,7 +33,9 @@ extension ServerSettings {
             let token = try value.string()
             adminToken = token.isEmpty ? nil : token
         }
-        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis"]) {
+        if let s3 = keys["s3"] { objectStore = try ObjectStoreSettings(node: s3) }
+        if let cache = try keys["cache"]?.mapping(allowed: ["memoryBytes", "redis", "gdalBytes"]) {
+            if let value = cache["gdalBytes"] { gdalCacheBytes = try value.int(in: 1 << 20 ... Int.max) }
             if let value = cache["memoryBytes"] { cacheMemoryBytes = try value.int(in: 0 ... Int.max) }
             if let value = cache["redis"] { redis = try RedisCacheSettings(node: value) }
         }

@@ -1,5 +1,6 @@
 import Sockets
 import TileHTTP
+import TileImagery
 
 /// The `server:` section of the configuration.
 public struct ServerSettings: Sendable, Equatable {
@@ -22,6 +23,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var cacheMemoryBytes = 256 << 20
     /// The shared Redis tier (`cache.redis`), if any.
     public var redis: RedisCacheSettings?
+    /// Bytes of GDAL's block cache, shared by the imagery layers (`cache.gdalBytes`).
+    public var gdalCacheBytes = ImageryEnvironment.defaultCacheBytes
+    /// Where `s3://` sources are read (`s3: {endpoint, region, pathStyle}`); nil fields take the AWS variables.
+    public var objectStore = ObjectStoreSettings()
     /// Connection limit.
     public var maxConnections = 10_000
     /// Request-line limit, bytes.

@@ -142,7 +142,7 @@ public final class Layer: Sendable {
 
     /// Whether tiles of `scale` (1, or 2 for @2x) are the source's own, not derived.
     func servesNatively(scale: Int) -> Bool {
-        (scale == 1) == (settings.tileSize == 256)
+        source.rendersEveryScale || (scale == 1) == (settings.tileSize == 256)
     }
 
     /// The tile for a requested coordinate: x wrapped, nil when z or y is outside the layer.

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Logging
 import TileGeometry
+import TileImagery
 import TileProviders
 
 /// Every layer, built once from the configuration and then only read (no locks).
@@ -30,6 +31,7 @@ public struct LayerTable: Sendable {
         from configuration: Configuration, registry: SourceRegistry = SourceRegistry(), logger: Logger,
         metrics: any MetricsFactory = MetricsSystem.factory, reusing previous: LayerTable? = nil
     ) throws(ConfigurationError) -> LayerTable {
+        ImageryEnvironment.configure(objectStore: configuration.server.objectStore, cacheBytes: configuration.server.gdalCacheBytes)
         var built: [String: Layer] = [:]
         var layers: [Layer] = []
         // Sources drawn from other layers (composites) last: they are built over their members.

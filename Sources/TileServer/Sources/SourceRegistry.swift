@@ -11,7 +11,7 @@ public struct SourceRegistry: Sendable {
     /// The kinds every registry starts with, in the order error messages list them.
     static let builtIn: [any SourceKind] = [
         DirectorySourceKind(), MBTilesSourceKind(), PMTilesSourceKind(), URLSourceKind(), DebugSourceKind(),
-        CompositeSourceKind(),
+        CompositeSourceKind(), GeoTIFFSourceKind(),
     ]
 
     private var kinds: [String: any SourceKind] = [:]

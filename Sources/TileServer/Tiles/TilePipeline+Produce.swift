@@ -10,7 +10,7 @@ extension TilePipeline {
             }
             return nil
         }
-        let request = TileRequest(tile: key.tile, variables: key.variables)
+        let request = TileRequest(tile: key.tile, variables: key.variables, scale: key.scale)
         counters?.providerCalls.increment()
         switch layer.source {
         case .sync(let provider):

@@ -82,8 +82,10 @@ final class ServeProcess {
 
     /// Starts `tilelayer serve --config config`; with `openFileLimit`, under that open-file
     /// limit (soft and hard, set by the shell that then becomes the server); with `launcher`,
-    /// through that command (it ends by running the binary, e.g. `setpriv … --`).
-    init(config: String, openFileLimit: Int? = nil, launcher: [String] = []) throws {
+    /// through that command (it ends by running the binary, e.g. `setpriv … --`); `environment`
+    /// is added to the test's own.
+    init(config: String, openFileLimit: Int? = nil, launcher: [String] = [], environment: [String: String] = [:]) throws {
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         var command = [try tilelayerBinary(), "serve", "--config", config]
         if let openFileLimit {
             command = ["/bin/sh", "-c", "ulimit -n \(openFileLimit) && exec \"$@\"", "sh"] + command
