@@ -67,6 +67,13 @@ public struct FileVersion: TileValidator, Hashable {
         (try? FileIdentity.of(path)) == identity
     }
 
+    /// Whether some process has the file open for writing now (`TileFile.isOpenForWriting`):
+    /// bytes read from it that are not a whole tile are likely a write under way. Blocking (an
+    /// open): call it on a worker.
+    public func isBeingWritten() -> Bool {
+        (try? FileReader.open(path))??.isOpenForWriting() ?? false
+    }
+
     /// From the kernel's caches alone (`FileReader.openWithoutWaiting`), on a local filesystem.
     public func isCurrentWithoutWaiting() -> Bool? {
         guard local else { return nil }

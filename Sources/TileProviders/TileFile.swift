@@ -153,6 +153,14 @@ public final class TileFile: Sendable {
         #endif
     }
 
+    /// Whether some process has the file open for writing now (a read lease cannot be taken):
+    /// bytes that are not a whole tile may be a write under way, not a broken file. False where
+    /// leases are refused (nothing can be told).
+    public func isOpenForWriting() -> Bool {
+        if case .openForWriting = withReadLease({ () }) { return true }
+        return false
+    }
+
     /// `withReadLease` for a body that throws.
     private func withReadLease<T>(_ body: () throws(TileProviderError) -> T) -> Leased<Result<T, TileProviderError>> {
         withReadLease { Result { () throws(TileProviderError) in try body() } }

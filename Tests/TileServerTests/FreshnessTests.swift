@@ -270,6 +270,27 @@ import TestThreads
         await live.stop()
     }
 
+    /// A tile file cut to nothing by a writer that has not written it yet (`cp` over it, its
+    /// writer stalled, the file settled since) is a write under way: 503 to retry, not a 502
+    /// that says the tile is broken; once written and closed, the tile.
+    @Test(arguments: [false, true])
+    func aFileHeldOpenByAStalledWriterIsNotAvailableNow(memory: Bool) async throws {
+        folder.write("tiles/1/0/0.png", Self.old)
+        let path = folder.path + "/tiles/1/0/0.png"
+        let service = try service("  - {name: d, source: {type: directory, path: \(folder.path)/tiles}, cache: {memory: \(memory), revalidateSeconds: 0}}")
+        #expect(try await service.get("/d/1/0/0.png").status == .ok)
+        let writer = open(path, O_WRONLY | O_TRUNC)
+        try #require(writer >= 0)
+        // Until the truncated file has settled: then it is read without a lease.
+        try await Task.sleep(for: .seconds(FileIdentity.settlingSeconds) + .milliseconds(200))
+        let stalled = try await service.get("/d/1/0/0.png")
+        #expect(stalled.status == .serviceUnavailable && stalled.headers[.retryAfter] != nil, "\(stalled.status)")
+        #expect(stalled.headers[.cacheControl] == "no-store")
+        #expect(Self.new.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == Self.new.count)
+        close(writer)
+        #expect(Bool(try await service.get("/d/1/0/0.png").body == Self.new))
+    }
+
     /// `cache.revalidateSeconds` on a layer that reads no files is a configuration error naming
     /// the key, not a setting taken in silence.
     @Test func revalidateSecondsIsRefusedWhereNoFileIsRead() throws {

@@ -41,7 +41,8 @@ extension TilePipeline {
 
     /// A provider's answer as a fill: a tile must be one whole tile of `format` (its structure
     /// walked: `TileFormat.defect(in:)`; else 502 naming the tile and the defect, nothing
-    /// cached); a file that kept changing while read is "not available now".
+    /// cached); a file that kept changing while read, or is not a whole tile while a process
+    /// has it open for writing, is "not available now".
     static func fill(
         _ result: Result<(TileResult, (any TileValidator)?), TileProviderError>, key: TileKey, format: TileFormat
     ) -> TileFill {
@@ -52,6 +53,10 @@ extension TilePipeline {
             return TileFill(result: .failure(TileFailure(key: key, error: error)), validator: nil)
         case .success((.tile(let tile), let validator)):
             if let failure = failure(of: tile.data, key: key, format: format) {
+                // Not a whole tile, from a file some process is writing: a write under way.
+                if (validator as? FileVersion)?.isBeingWritten() == true {
+                    return TileFill(result: .success(.unavailable(retryAfter: 1)), validator: nil)
+                }
                 return TileFill(result: .failure(failure), validator: nil)
             }
             let served = ServedTile(body: tile.data, lastModified: tile.lastModified, upstreamCaching: tile.upstreamCaching)
