@@ -30,7 +30,8 @@ public final class CacheFillToken<Key: Hashable & Sendable, Value: Sendable>: Se
     public func complete(with result: Result<CacheFillResult<Value>, any Error>) -> Bool {
         guard !isCompleted.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         shard.finishFill(fill, for: key, with: result)
-        fill.finish(with: result.map(\.value))
+        // A closure, not `\.value`: in generic code a key path is built at run time, per call.
+        fill.finish(with: result.map { $0.value })
         return true
     }
 

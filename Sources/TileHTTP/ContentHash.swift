@@ -10,7 +10,12 @@ public enum ContentHash {
 
     /// The strong ETag of `bytes`: `"` + 16 hex digits + `"`.
     public static func etag(of bytes: [UInt8]) -> String {
-        let hex = String(xxh64(bytes), radix: 16)
+        etag(hash: xxh64(bytes))
+    }
+
+    /// The strong ETag of bytes whose XXH64 is `hash`.
+    public static func etag(hash: UInt64) -> String {
+        let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }
 

@@ -126,6 +126,32 @@ import TestThreads
         #expect(try await service.get("/mb/1/0/0.png").body == Self.new, "past the interval, with neither")
     }
 
+    /// An archive tile read past the memory cache is walked once per content (`CheckedTiles`),
+    /// not once per place: a damaged tile of the same length at the same place in a new archive
+    /// is refused, not taken for the good one read before.
+    @Test func anArchiveTileIsCheckedOncePerContent() async throws {
+        let path = folder.path + "/served.mbtiles"
+        try writeMBTiles(path, tile: Self.old)
+        let service = try service("  - {name: mb, source: {type: mbtiles, path: \(path)}, cache: {memory: false, revalidateSeconds: 0.2}}")
+        let first = try await service.get("/mb/1/0/0.png")
+        let second = try await service.get("/mb/1/0/0.png")
+        #expect(first.body == Self.old && second.body == Self.old)
+        #expect(second.headers[.eTag] == first.headers[.eTag])
+
+        var damaged = Self.old
+        damaged[damaged.count / 2] ^= 0xFF  // inside the image data: its chunk's CRC no longer matches
+        try writeMBTiles(path, tile: damaged)
+        try await Task.sleep(for: .milliseconds(300))
+        let refused = try await service.get("/mb/1/0/0.png")
+        #expect(refused.status == .badGateway, "the new version's tile is checked")
+        #expect(refused.headers[.eTag] == nil)
+
+        try writeMBTiles(path, tile: Self.old)
+        try await Task.sleep(for: .milliseconds(300))
+        let again = try await service.get("/mb/1/0/0.png")
+        #expect(again.body == Self.old && again.headers[.eTag] == first.headers[.eTag])
+    }
+
     /// Issue 53, failure 4 for PMTiles: an archive replaced by `mv` is picked up within the
     /// interval, and at once by a clear.
     @Test func aPMTilesArchiveMovedIntoPlaceIsServedWithinTheInterval() async throws {

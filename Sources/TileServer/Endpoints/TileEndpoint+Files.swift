@@ -81,7 +81,7 @@ extension TileEndpoint {
         }
         // Not a tile, or a failure: the pipeline's checks say what is wrong.
         plan.counters?.countPastTheCache(cached: plan.layer.cachesInMemory)
-        let fill = TilePipeline.fill(read, key: plan.key, format: plan.layer.format)
+        let fill = pipeline.fill(read, key: plan.key, format: plan.layer.format)
         return answer(plan, fill.result, cacheUse: .notHit(cached: plan.layer.cachesInMemory))
     }
 
@@ -89,17 +89,18 @@ extension TileEndpoint {
     /// cache when `admitted`, else sent as they are under the version's fingerprint; nil when
     /// they are not a tile of the layer's format.
     private func fileTile(_ plan: TilePlan, bytes: [UInt8], version: FileVersion, admitted: Bool) -> HTTPResponse? {
-        guard let identity = version.identity, plan.layer.format.defect(in: bytes) == nil else { return nil }
-        let use = TileCacheUse.notHit(cached: plan.layer.cachesInMemory)
+        guard let identity = version.identity else { return nil }
         guard admitted else {
             guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: bytes, version: identity, format: plan.layer.format)
             else { return nil }
             return sentPastTheCache(plan, fingerprint, lastModified: identity.modifiedSeconds, body: .bytes(bytes))
         }
+        let hash = ContentHash.xxh64(bytes)
+        guard pipeline.checkedTiles.isWholeTile(bytes, hash: hash, format: plan.layer.format) else { return nil }
         plan.counters?.countPastTheCache(cached: true)
-        let tile = ServedTile(body: bytes, lastModified: identity.modifiedSeconds)
+        let tile = ServedTile(body: bytes, contentHash: hash, lastModified: identity.modifiedSeconds)
         let entry = pipeline.store(TileFill(result: .success(.tile(tile)), validator: version), for: plan.key, layer: plan.layer)
-        return answer(plan, entry?.outcome ?? .tile(tile), cacheUse: use)
+        return answer(plan, entry?.outcome ?? .tile(tile), cacheUse: .notHit(cached: true))
     }
 
     /// A tile file's version sent past the memory cache, counted as a provider call (and a miss

@@ -109,12 +109,13 @@ public struct ServedTile: Sendable {
     /// representation its own strong validator).
     var identityETag: String { String(etag.dropLast()) + "-identity\"" }
 
-    /// A tile; the ETag (and a gzip body's decompressed copy) are made once, here.
-    public init(body: [UInt8], lastModified: Int?, upstreamCaching: UpstreamCaching? = nil) {
+    /// A tile; the ETag (and a gzip body's decompressed copy) are made once, here. `contentHash`:
+    /// the body's XXH64 when the caller made it already.
+    public init(body: [UInt8], contentHash: UInt64? = nil, lastModified: Int?, upstreamCaching: UpstreamCaching? = nil) {
         let isGzip = TileFormat.isGzip(body)
         content = Content(
             held: body, kept: nil, identityBody: isGzip ? try? Gzip.decompress(body) : nil,
-            upstreamCaching: upstreamCaching, isGzip: isGzip, etag: ContentHash.etag(of: body),
+            upstreamCaching: upstreamCaching, isGzip: isGzip, etag: ContentHash.etag(hash: contentHash ?? ContentHash.xxh64(body)),
             lastModified: lastModified, lastModifiedText: lastModified.map { HTTPDate.format(secondsSince1970: $0) })
     }
 

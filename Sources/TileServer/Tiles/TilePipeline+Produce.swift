@@ -1,3 +1,4 @@
+import TileHTTP
 import TileProviders
 
 extension TilePipeline {
@@ -14,15 +15,15 @@ extension TilePipeline {
         counters?.providerCalls.increment()
         switch layer.source {
         case .sync(let provider):
-            return Self.syncProviderFill(provider, request, key: key, format: layer.format)
+            return syncProviderFill(provider, request, key: key, format: layer.format)
         case .async(let provider):
-            Task(executorPreference: RenderExecutor.shared) {
+            Task(executorPreference: RenderExecutor.shared) { [self] in
                 let versioned = provider as? any AsyncVersionedTileProvider
                 let result = await Result(catching: { () async throws(TileProviderError) in
                     if let versioned { return try await versioned.versionedTile(request) }
                     return (try await provider.requestTile(request), nil)
                 })
-                completion(Self.fill(result, key: key, format: layer.format))
+                completion(fill(result, key: key, format: layer.format))
             }
             return nil
         }
@@ -30,7 +31,7 @@ extension TilePipeline {
 
     /// The one blocking call of a synchronous provider (files, SQLite, custom code): on the
     /// caller's thread, which must be a Dispatch thread, never the Swift-concurrency pool.
-    static func syncProviderFill(
+    func syncProviderFill(
         _ provider: any SyncTileProvider, _ request: TileRequest, key: TileKey, format: TileFormat
     ) -> TileFill {
         fill(Result { () throws(TileProviderError) in
@@ -41,9 +42,9 @@ extension TilePipeline {
 
     /// A provider's answer as a fill: a tile must be one whole tile of `format` (its structure
     /// walked: `TileFormat.defect(in:)`; else 502 naming the tile and the defect, nothing
-    /// cached); a file that kept changing while read, or is not a whole tile while a process
-    /// has it open for writing, is "not available now".
-    static func fill(
+    /// cached; the walk made once per content, `CheckedTiles`); a file that kept changing while
+    /// read, or is not a whole tile while a process has it open for writing, is "not available now".
+    func fill(
         _ result: Result<(TileResult, (any TileValidator)?), TileProviderError>, key: TileKey, format: TileFormat
     ) -> TileFill {
         switch result {
@@ -52,14 +53,19 @@ extension TilePipeline {
         case .failure(let error):
             return TileFill(result: .failure(TileFailure(key: key, error: error)), validator: nil)
         case .success((.tile(let tile), let validator)):
-            if let failure = failure(of: tile.data, key: key, format: format) {
-                // Not a whole tile, from a file some process is writing: a write under way.
-                if (validator as? FileVersion)?.isBeingWritten() == true {
-                    return TileFill(result: .success(.unavailable(retryAfter: 1)), validator: nil)
+            let hash = ContentHash.xxh64(tile.data)
+            if !checkedTiles.contains(hash: hash, count: tile.data.count, format: format) {
+                if let failure = Self.failure(of: tile.data, key: key, format: format) {
+                    // Not a whole tile, from a file some process is writing: a write under way.
+                    if (validator as? FileVersion)?.isBeingWritten() == true {
+                        return TileFill(result: .success(.unavailable(retryAfter: 1)), validator: nil)
+                    }
+                    return TileFill(result: .failure(failure), validator: nil)
                 }
-                return TileFill(result: .failure(failure), validator: nil)
+                checkedTiles.insert(hash: hash, count: tile.data.count, format: format)
             }
-            let served = ServedTile(body: tile.data, lastModified: tile.lastModified, upstreamCaching: tile.upstreamCaching)
+            let served = ServedTile(body: tile.data, contentHash: hash, lastModified: tile.lastModified,
+                                    upstreamCaching: tile.upstreamCaching)
             return TileFill(result: .success(.tile(served)), validator: validator)
         case .success((.noTile, let validator)):
             return TileFill(result: .success(.noTile), validator: validator)

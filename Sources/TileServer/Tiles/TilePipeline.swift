@@ -31,6 +31,8 @@ final class TilePipeline: Sendable {
     let diskTiers = Mutex<[String: LayerDiskTier]>([:])
     /// ETags of tile files sent straight from disk, by file version.
     let fileFingerprints = TileFingerprints()
+    /// Contents found whole tiles, walked once (`CheckedTiles`).
+    let checkedTiles = CheckedTiles()
 
     /// Where sources that may block are called from async code (renders).
     let workers: WorkerPool
