@@ -72,7 +72,7 @@ public struct LayerSettings: Sendable, Equatable {
     public var cache = LayerCacheSettings()
     /// Tile format (`format`); nil until resolved from the source (else PNG).
     public var format: TileFormat?
-    /// Quality (1-100) of the JPEG or WebP tiles this layer derives (`quality`); nil: the
+    /// Quality (1-100) of the JPEG or WebP tiles this layer derives or draws (`quality`); nil: the
     /// codecs' defaults (JPEG 85, WebP 80).
     public var quality: Int?
     /// A vector layer's `vector_layers` (JSON text) from its metadata, for TileJSON.

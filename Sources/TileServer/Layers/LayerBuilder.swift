@@ -23,7 +23,7 @@ struct LayerBuilder {
     func build(_ original: LayerSettings, members: [String: Layer], previous: Layer? = nil) throws(ConfigurationError) -> Layer {
         var settings = original
         let context = SourceBuildContext(
-            layerName: settings.name, tileSize: settings.tileSize,
+            layerName: settings.name, tileSize: settings.tileSize, quality: settings.quality,
             revalidateSeconds: settings.cache.revalidateSeconds ?? LayerCacheSettings.defaultRevalidateSeconds,
             layers: members, registry: registry, logger: logger, metrics: metrics, key: key, file: file)
         let built: BuiltSource

@@ -9,6 +9,8 @@ public struct SourceBuildContext: Sendable {
     public let layerName: String
     /// The layer's tile size (256 or 512).
     public let tileSize: Int
+    /// The layer's JPEG or WebP quality (`quality`, 1…100); nil: the codec's default.
+    public let quality: Int?
     /// How often the source checks its files on disk (`cache.revalidateSeconds`, or its default).
     public let revalidateSeconds: Double
     /// Layers already built (a composite's members are built first).

@@ -27,6 +27,10 @@ struct ImageryServiceTests {
           - name: photo
             source: {type: geotiff, path: \(Self.raster)}
             format: jpg
+          - name: rough
+            source: {type: geotiff, path: \(Self.raster)}
+            format: jpg
+            quality: 10
           - name: stack
             source: {type: composite, layers: [{layer: world, zIndex: 0}, {layer: imagery, zIndex: 1, opacity: 0.5}]}
             maxZoom: 3
@@ -64,6 +68,9 @@ struct ImageryServiceTests {
         #expect(try await service.get("/imagery/6/33/22.png").status == .notFound)  // above the native maxzoom 3
         let jpeg = try await service.get("/photo/1/0/0.jpg")
         #expect(jpeg.status == .ok && jpeg.sentBody.starts(with: [0xFF, 0xD8, 0xFF]))
+        // The layer's `quality` reaches the encoder: quality 10 is a fraction of the default's bytes.
+        let rough = try await service.get("/rough/1/0/0.jpg")
+        #expect(rough.status == .ok && rough.sentBody.count * 2 < jpeg.sentBody.count)
     }
 
     @Test func compositeStaticAndOGCDrawTheLayer() async throws {

@@ -43,6 +43,8 @@ public struct GeoTIFFSource: ConfiguredSource, Equatable {
         guard options.format != .pbf else {
             throw context.error("format", "a geotiff layer draws raster tiles: png, jpg or webp")
         }
+        var options = options
+        options.quality = context.quality
         let provider: GeoTIFFTileProvider
         do {
             provider = try GeoTIFFTileProvider(location: location, options: options)
