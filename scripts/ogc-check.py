@@ -51,6 +51,14 @@ def fetch(url):
         return response.read()
 
 
+MEDIA_TYPES = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp", "pbf": "application/vnd.mapbox-vector-tile"}
+
+
+def extension(doc):
+    """The file extension of a layer's tiles, from its TileJSON tiles template ("….{y}.jpg")."""
+    return doc["tiles"][0].rsplit(".", 1)[1]
+
+
 def rgba(data):
     return numpy.asarray(Image.open(io.BytesIO(data)).convert("RGBA"))
 
@@ -81,7 +89,9 @@ def owslib_checks(base, tilejson):
         box = layer.boundingBoxWGS84
         check(box is not None and all(abs(a - b) < 1e-9 for a, b in zip(box, doc["bounds"])),
               f"{doc['name']}: WGS84BoundingBox {box} is the TileJSON bounds")
-        check(layer.formats == ["image/png"] and "default" in layer.styles, f"{doc['name']}: format and default style")
+        ext = extension(doc)
+        media = MEDIA_TYPES[ext]
+        check(layer.formats == [media] and "default" in layer.styles, f"{doc['name']}: format {media} and default style")
         limits = layer.tilematrixsetlinks["GoogleMapsCompatible"].tilematrixlimits
         check(sorted(int(z) for z in limits) == list(range(doc["minzoom"], doc["maxzoom"] + 1)),
               f"{doc['name']}: TileMatrixSetLimits cover zooms {doc['minzoom']}-{doc['maxzoom']}")
@@ -91,15 +101,15 @@ def owslib_checks(base, tilejson):
         row, col = limit.mintilerow, limit.mintilecol
         query = {"floor": "1"} if doc["name"] == "floorplans" else {}
         suffix = "?floor=1" if query else ""
-        xyz = fetch(f"{base}/{doc['name']}/{z}/{col}/{row}.png{suffix}")
+        xyz = fetch(f"{base}/{doc['name']}/{z}/{col}/{row}.{ext}{suffix}")
         kvp = wmts.gettile(layer=doc["name"], tilematrixset="GoogleMapsCompatible", tilematrix=str(z), row=row,
-                           column=col, format="image/png", **query).read()
+                           column=col, format=media, **query).read()
         check(kvp == xyz, f"{doc['name']}: KVP GetTile {z}/{row}/{col} has the XYZ tile's bytes ({len(xyz)} bytes)")
         retina = wmts.gettile(layer=doc["name"], tilematrixset="GoogleMapsCompatible_512", tilematrix=str(z), row=row,
-                              column=col, format="image/png", **query).read()
-        check(retina == fetch(f"{base}/{doc['name']}/{z}/{col}/{row}@2x.png{suffix}"),
+                              column=col, format=media, **query).read()
+        check(retina == fetch(f"{base}/{doc['name']}/{z}/{col}/{row}@2x.{ext}{suffix}"),
               f"{doc['name']}: KVP GetTile in GoogleMapsCompatible_512 is the @2x tile")
-        rest = wmts.buildTileResource(layer=doc["name"], style="default", format="image/png",
+        rest = wmts.buildTileResource(layer=doc["name"], style="default", format=media,
                                       tilematrixset="GoogleMapsCompatible", tilematrix=str(z), row=row, column=col)
         check(fetch(rest + suffix) == xyz, f"{doc['name']}: RESTful tile {rest.split('/wmts/')[1]} has the same bytes")
 
@@ -190,11 +200,12 @@ def ogcapi_checks(base, tilejson):
         check(scheme["id"] == "WebMercatorQuad" and scheme["tileMatrices"][0]["scaleDenominator"] == SCALE_0,
               f"{doc['name']}: tiling scheme is WebMercatorQuad")
         limit = tileset["tileMatrixSetLimits"][0]
-        item = next(l for l in tileset["links"] if l["rel"] == "item" and l["type"] == "image/png")["href"]
+        ext = extension(doc)
+        item = next(l for l in tileset["links"] if l["rel"] == "item" and l["type"] == MEDIA_TYPES[ext])["href"]
         z, row, col = int(limit["tileMatrix"]), limit["minTileRow"], limit["minTileCol"]
         url = item.replace("{tileMatrix}", str(z)).replace("{tileRow}", str(row)).replace("{tileCol}", str(col))
         suffix = "?floor=1" if doc["name"] == "floorplans" else ""
-        check(fetch(url + suffix) == fetch(f"{base}/{doc['name']}/{z}/{col}/{row}.png{suffix}"),
+        check(fetch(url + suffix) == fetch(f"{base}/{doc['name']}/{z}/{col}/{row}.{ext}{suffix}"),
               f"{doc['name']}: tile {z}/{row}/{col} from the tileset's item link has the XYZ tile's bytes")
 
 
