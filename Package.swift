@@ -73,7 +73,7 @@ let package = Package(
         // PNG, JPEG and WebP decode/encode to and from TilePNG's RGBAImage, one entry point each way.
         .target(name: "TileCodecs", dependencies: ["TilePNG", "CTurboJPEG", "CWebP"]),
         // Generic byte-bounded cache, no HTTP.
-        .target(name: "TileCache", swiftSettings: requestPath),
+        .target(name: "TileCache", dependencies: ["CZlib"], swiftSettings: requestPath),
         // Bytes kept in a memory file to be sent with sendfile (the memory cache's bodies); no HTTP.
         .target(name: "BodyStore", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
                 swiftSettings: requestPath),
