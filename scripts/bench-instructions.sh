@@ -27,13 +27,13 @@
 #                     -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4, and pass TILELAYER=
 #   PROFILE=0         1: also print each server's functions by instructions (scripts/bench/callgrind-self.py)
 #   WORKING_SET=      uniform or zipf: instead of 85 hot tiles, walk that request list of
-#                     scripts/bench-working-set.sh's pyramid (21,845 tiles, ~789 MiB; built on first
+#                     scripts/bench/make-working-set.py's pyramid (21,845 tiles, ~789 MiB; built on first
 #                     use in $DATA, default /tmp/tilelayer-working-set) with a 256 MiB memory
 #                     cache; WARMUP then defaults to 120000 (99.6 % of the tiles seen before the
 #                     measured requests, which continue the list where the warm-up stopped).
 #                     valgrind 3.19 does not know openat2, which tilelayer's event loops open
 #                     files with (RESOLVE_CACHED: only from the kernel's caches); without it they
-#                     leave such files, and MBTiles reads, to the workers; nor cachestat, without
+#                     leave such files to the workers; nor cachestat, without
 #                     which the loops read a tile file into memory instead of sending it with
 #                     sendfile. Under callgrind the server therefore runs with
 #                     scripts/bench/openat2-shim.c preloaded, which answers openat2 with openat

@@ -57,7 +57,7 @@ enum HTTPAccessLogLine {
         line.write(entry.peer)  // made by the server from the socket's address
         // A literal: two small strings compare as two words, with no lookup of `HTTPMethod.get`.
         if entry.method.rawValue == "GET" {
-            line.write(" method=GET path=")  // most lines: one copy where three were
+            line.write(" method=GET path=")  // most lines: one copy, not three
         } else {
             line.write(" method=")
             line.writeVisible(entry.method.rawValue)

@@ -20,8 +20,8 @@ public final class GeoTIFFTileProvider: SyncTileProvider {
     private let pool: WarperPool
 
     /// PNG tiles of imagery are encoded at zlib level 2 (row filter "up"): photographs gain
-    /// little from more effort. On the bench COG's cold tiles level 2 made the whole tile
-    /// cheaper than the server's default level 4 (see README "Imagery figures").
+    /// little from more effort, and on cold tiles level 2 gave about 12 % more tiles per CPU
+    /// second than the server's default level 4 (`scripts/bench-imagery.sh`).
     static let pngEncoder = PNGEncoder(compressionLevel: 2, filter: .up)
 
     /// Opens `location` (at start-up: a raster that cannot be opened or served throws, naming it).

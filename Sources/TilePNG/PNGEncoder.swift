@@ -20,16 +20,9 @@ public struct PNGEncoder: Sendable, Equatable {
         case adaptive
     }
 
-    /// Default zlib level. Measured with scripts/bench-imaging.sh on every world tile (the 341
-    /// derived @2x tiles of z0-4: decode four 256 px children, mosaic, encode 512 px, all opaque
-    /// → RGB) on a shared, loaded 2-core box. Encode only, ms per tile / total bytes:
-    /// level 6 + adaptive 42.9 / 44.78 MB (the earlier default), 6 + up 33.9 / 44.71 MB,
-    /// 5 + up 29.8 / 46.00 MB, 4 + adaptive 28.9 / 47.08 MB, 4 + up 21.3 / 47.34 MB,
-    /// 3 + up 17.2 / 47.85 MB, 2 + up 8.6 / 50.05 MB. Whole pipeline side by side with Pillow
-    /// 13 (zlib-ng, save(format="PNG"), level 6: 44.82 MB): level 6 + adaptive ran at 0.98× its
-    /// tiles/s with 0.0 % larger output; level 4 + up at 2.03× (median of 3 alternating rounds)
-    /// with 5.6 % larger output (the target: ≥ 1.5× Pillow, ≤ 10 % larger). deflate was 72 % of
-    /// the level-6 pipeline's time, libpng's filter search 13 %, decoding 13 %.
+    /// Default zlib level: 4. Deflate is most of a derived tile's cost at zlib's usual level 6;
+    /// on the world's derived `@2x` tiles level 4 with the "up" filter made them about twice as
+    /// fast as Pillow's level 6 for 5.6 % larger files (`scripts/bench-imaging.sh`).
     public static let defaultCompressionLevel = 4
     /// Default filter choice: "up" alone (pixel above) is both faster and, at levels ≤ 6, about as
     /// small as libpng's adaptive search on these tiles; see `defaultCompressionLevel`.

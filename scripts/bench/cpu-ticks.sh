@@ -1,5 +1,5 @@
-# Sourced by the benchmarks that read a server's CPU time from /proc (bench-cpu.sh, bench-http.sh,
-# bench-working-set.sh, bench-ab.sh).
+# Sourced by the benchmarks that read a server's CPU time from /proc (bench-ab.sh,
+# bench-imagery.sh).
 
 # cpu_ticks PID...: the clock ticks (`getconf CLK_TCK` a second) processes PID... have run in
 # user space and in the kernel, summed: "user system". Ticks are taken by sampling, so over a

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """make-working-set.py SOURCE_DIR OUT_DIR MAX_ZOOM: a tile pyramid of real-sized, distinct PNGs for
-scripts/bench-working-set.sh, as a folder (OUT_DIR/tiles/{z}/{x}/{y}.png) and as MBTiles
+scripts/bench.sh and scripts/bench-instructions.sh, as a folder (OUT_DIR/tiles/{z}/{x}/{y}.png) and as MBTiles
 (OUT_DIR/tiles.mbtiles, the same bytes), plus the request lists (uniform.txt, zipf.txt).
 
 Every tile of zoom 0..MAX_ZOOM is a real tile of SOURCE_DIR (any {z}/{x}/{y}.png pyramid, taken

@@ -1,6 +1,6 @@
 // openat2-shim.c: lets tilelayer open files on its event loops under valgrind 3.19, which does
-// not know the openat2 system call (tilelayer opens tile files and checks SQLite's journal with
-// openat2 RESOLVE_CACHED, and without it leaves such reads to its worker threads). Preloaded by
+// not know the openat2 system call (tilelayer opens tile files with openat2 RESOLVE_CACHED, and
+// without it leaves such reads to its worker threads). Preloaded by
 // scripts/bench-instructions.sh into the server it runs under callgrind, it answers openat2 with
 // openat (same flags; the files measured are all in the kernel's caches, which is what
 // RESOLVE_CACHED would check). Nor does valgrind know cachestat (Linux 6.5), which tells the

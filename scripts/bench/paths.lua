@@ -1,4 +1,4 @@
--- wrk script for scripts/bench-http.sh: every thread walks the same list of request paths
+-- wrk script for scripts/bench.sh and bench-ab.sh: every thread walks the same list of request paths
 -- round robin (each thread starting at a different offset), and done() prints one
 -- machine-readable line the shell script parses.
 --

@@ -1,4 +1,4 @@
-# Sourced by bench-working-set.sh and bench-instructions.sh: builds, once, the working-set pyramid
+# Sourced by bench.sh and bench-instructions.sh: builds, once, the working-set pyramid
 # (scripts/bench/make-working-set.py over the shipped world tiles and ../shared/data's) with its
 # MBTiles copy and request lists.
 
@@ -48,21 +48,12 @@ write_working_set_config() {
 }
 
 # write_working_set_cached_mbtiles_config FILE PORT DATA MAX_ZOOM MEMORY_MB: tilelayer serving
-# DATA's MBTiles file as its default layer with a MEMORY_MB memory cache (the layers' default:
-# a miss the cache would not take in is read on the event loop, one it takes in by the
-# workers). A server of its own: sharing a cache with the folder layer, each would run on the
-# other's cached tiles.
+# DATA's MBTiles file as its default layer with a MEMORY_MB memory cache (the layers' default;
+# SQLite reads each miss on a worker). A server of its own: sharing a cache with the folder
+# layer, each would run on the other's cached tiles.
 write_working_set_cached_mbtiles_config() {
     {
         working_set_head "$2" "$5"
         echo "  - {name: world, default: true, source: $(working_set_mbtiles "$3"), maxZoom: $4}"
     } >"$1"
-}
-
-# warm_working_set DATA: reads every file of the pyramid and the MBTiles file again. These
-# machines page out idle memory (DAMON's pageout scheme, kdamond), the page cache too: before
-# each run, so that no server pays for disk reads the one before did not.
-warm_working_set() {
-    find "$1/tiles" -type f -print0 | xargs -0 cat >/dev/null
-    cat "$1/tiles.mbtiles" >/dev/null
 }
