@@ -46,11 +46,9 @@ final class PMTilesRangeReader: @unchecked Sendable {
         for (name, value) in settings.headers { request.headers.add(name: name, value: value) }
         let status: UInt, servedETag: String?, retryAfter: String?, body: [UInt8]
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.totalTimeout * 1000)))
-            status = response.status.code
-            servedETag = response.headers.first(name: "ETag")
-            retryAfter = response.headers.first(name: "Retry-After")
-            body = Array(try await response.body.collect(upTo: settings.maxBodyBytes).readableBytesView)
+            // One deadline for the head and the body (`HTTPClient.answer`).
+            let response = try await client.answer(to: request, within: settings.totalTimeout, maxBodyBytes: settings.maxBodyBytes)
+            (status, servedETag, retryAfter, body) = (response.status, response.etag, response.retryAfter, response.body)
         } catch {
             let kind = UpstreamFailureKind(error: error)
             guard kind == .timeout || kind == .connect else { throw .upstream(url: url, reason: "\(error)") }

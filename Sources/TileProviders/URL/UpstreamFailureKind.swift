@@ -15,7 +15,9 @@ public enum UpstreamFailureKind: String, Sendable, CaseIterable {
 
     /// The kind of a transport error thrown by AsyncHTTPClient.
     init(error: any Error) {
-        if let client = error as? HTTPClientError {
+        if error is UpstreamDeadlineExceeded {
+            self = .timeout
+        } else if let client = error as? HTTPClientError {
             switch client {
             case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout,
                  .tlsHandshakeTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:

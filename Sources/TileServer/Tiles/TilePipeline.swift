@@ -90,8 +90,8 @@ final class TilePipeline: Sendable {
     func cachedEntry(_ key: TileKey, layer: Layer) -> CachedEntry {
         guard let entry = cache.value(for: key, countingRequest: true) else { return .missing }
         if let interval = layer.revalidateInterval,
-           entry.isDue(at: Monotonic.nanoseconds, interval: interval, since: layer.recheckedSince) { return .due }
-        if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) { return .due }
+           entry.isDue(at: Monotonic.nanoseconds, interval: interval, since: layer.recheckedSince) { return .due(entry) }
+        if let lifetime = layer.memoryLifetime, !entry.isFresh(lifetime: lifetime, now: LayerDiskTier.now()) { return .due(entry) }
         return .fresh(entry)
     }
 
@@ -99,7 +99,7 @@ final class TilePipeline: Sendable {
     enum CachedEntry {
         case fresh(CachedOutcome)
         /// An entry to check against its source (or past its lifetime): the pipeline's fill does.
-        case due
+        case due(CachedOutcome)
         case missing
     }
 
