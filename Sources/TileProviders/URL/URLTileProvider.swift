@@ -82,13 +82,12 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
             return .unavailable(retryAfter: settings.retryAfter)
         }
         defer { slots.release() }
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "User-Agent", value: settings.userAgent)
-        for (name, value) in settings.headers { request.headers.add(name: name, value: value) }
+        let headers = [("User-Agent", settings.userAgent)] + settings.headers.map { ($0.key, $0.value) }
         let response: UpstreamAnswer
         metrics.requestSent()
         do {
-            response = try await client.answer(to: request, within: settings.totalTimeout, maxBodyBytes: settings.maxBodyBytes)
+            response = try await client.answer(url: url, headers: headers, within: settings.totalTimeout,
+                                               maxBodyBytes: settings.maxBodyBytes)
         } catch {
             let kind = UpstreamFailureKind(error: error)
             metrics.failed(kind)

@@ -15,9 +15,7 @@ public enum UpstreamFailureKind: String, Sendable, CaseIterable {
 
     /// The kind of a transport error thrown by AsyncHTTPClient.
     init(error: any Error) {
-        if error is UpstreamDeadlineExceeded {
-            self = .timeout
-        } else if let client = error as? HTTPClientError {
+        if let client = error as? HTTPClientError {
             switch client {
             case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout,
                  .tlsHandshakeTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:

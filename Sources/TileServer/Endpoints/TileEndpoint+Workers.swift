@@ -28,8 +28,9 @@ extension TileEndpoint {
             refused?(false)
             plan.counters?.shed.increment()
             let message = "the server is busy: new work would wait about \(Int(shed.wait.rounded(.up))) s; retry later"
-            return noted(errorAnswer(.unavailable(message, retryAfter: shed.retryAfter), to: plan.request, cors: plan.cors),
-                         cacheUse: .notHit(cached: layer.cachesInMemory))
+            var refusal = errorAnswer(.unavailable(message, retryAfter: shed.retryAfter), to: plan.request, cors: plan.cors)
+            refusal.restSeconds = LoadShedding.restSeconds
+            return noted(refusal, cacheUse: .notHit(cached: layer.cachesInMemory))
         }
         let answer = DeferredAnswer(completion, whenAnswered: { shedding.answered() })
         shedding.admitted()

@@ -107,8 +107,9 @@ public final class TileService: HTTPResponder {
                 let shedding = core.shedding
                 if let shed = shedding.refusal(maxWait: state.server.workerMaxWait, workers: workers, renders: .shared) {
                     pipeline.metrics[view.layer]?.shed.increment()
-                    return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: shed.retryAfter), to: request)
-                        .labelled(route)
+                    var refusal = errorAnswer(.unavailable("the server is busy; retry later", retryAfter: shed.retryAfter), to: request)
+                    refusal.restSeconds = LoadShedding.restSeconds
+                    return refusal.labelled(route)
                 }
                 shedding.admitted()
                 whenAnswered = { shedding.answered() }

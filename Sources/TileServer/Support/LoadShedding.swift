@@ -8,7 +8,8 @@ import Synchronization
 /// work's real cost: a queue of cheap reads is long before it sheds, one of composites short.
 /// Nothing is shed while the service has fewer than `minimumInFlight` cold requests of its own
 /// in flight: a queue that long is one big view's renders (or another service's, in a process
-/// that runs several), and refusing the few requests it has would relieve nothing.
+/// that runs several), and refusing the few requests it has would relieve nothing. A refused
+/// connection rests `restSeconds` before its next request is read.
 final class LoadShedding: Sendable {
     /// Default bound, seconds: a map view's tiles arrive within about this long, or are told
     /// to come back, instead of waiting out the answer deadline in line.
@@ -17,6 +18,10 @@ final class LoadShedding: Sendable {
     static let maxRetryAfter = 10
     /// Cold requests in flight below which nothing is shed.
     static let minimumInFlight = 32
+    /// Seconds a connection that was refused reads no further request (`HTTPResponse.restSeconds`):
+    /// a client that ignores `Retry-After` and asks again at once waits on its own connection,
+    /// so a flood of refusals cannot take the event loops from the requests still served.
+    static let restSeconds = 1.0
 
     /// Cold requests taken and not yet answered.
     private let inFlight = Atomic<Int>(0)

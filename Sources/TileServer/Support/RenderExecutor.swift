@@ -20,6 +20,9 @@ import Synchronization
 /// 503). Renders are computation, so as many threads as cores; what may wait on a disk or a
 /// database runs on the workers (`WorkerPool`), never here.
 final class RenderExecutor: TaskExecutor {
+    /// Nice value of the render threads.
+    static let niceness: Int32 = 10
+
     /// The server's: one thread per core, at least two.
     static let shared = RenderExecutor(threads: max(2, System.coreCount), name: "render")
 
@@ -41,6 +44,10 @@ final class RenderExecutor: TaskExecutor {
             Thread { [self] in
                 #if os(Linux)
                 clinux_name_thread("\(name)-\(index)")
+                // Renders are cold work: below the event loops, so memory hits keep flowing
+                // while renders take every core (the kernel gives a nice-10 thread about a
+                // tenth of a core against a busy nice-0 one, all of an idle one).
+                _ = clinux_set_thread_nice(Self.niceness)
                 #endif
                 runJobs()
             }.start()
