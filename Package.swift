@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "TileProviders",
             dependencies: [
-                "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CZlib",
+                "TileGeometry", "TilePNG", "TileCodecs", "CSQLite", "CZlib", "Sockets",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -14,7 +14,7 @@
 //
 // Micro benchmarks (Benchmarks/<Name>/, package-benchmark's layout, run by its plugin):
 // HTTPParsing (TileHTTP's request parser), Imaging (TilePNG), Service (router, ETag hash, a whole
-// hot tile request and a static view through TileService).
+// hot tile request and a static view through TileService), Validation (a tile's structure walk).
 //
 //   swift package --package-path Benchmarks benchmark
 //   scripts/bench-micro.sh
@@ -65,6 +65,7 @@ let package = Package(
         benchmarkSuite("Imaging", products: ["TilePNG"]),
         benchmarkSuite("Service", products: ["TileLayer", "TileHTTP"],
                        extra: [.product(name: "Logging", package: "swift-log")]),
+        benchmarkSuite("Validation", products: ["TileLayer", "TileCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )

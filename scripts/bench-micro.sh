@@ -9,6 +9,8 @@
 #                mosaic, 512 px encode)
 #   Service      TileServer: Router.match, the ETag hash of 20 and 64 KB, a hot (cached) tile
 #                through TileService.respond with and without parsing, a 1024x768 static view
+#   Validation   TileFormat.defect(in:), the check of every tile before it is kept: PNG 52 and
+#                125 KB, JPEG, WebP, a 50 KB vector tile; a PNG decode for comparison
 # docs/performance.md ("Micro benchmarks") has figures from this machine.
 #
 # Needs only what the main build needs (libpng-dev, libsqlite3-dev), no jemalloc: with Swift

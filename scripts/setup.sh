@@ -49,6 +49,8 @@ test_packages=(
     "runc            command:runc             -"                # podman's runtime on these machines
     "debootstrap     command:debootstrap      -"                # the container check's base images
     "iptables        command:iptables         -"                # podman's port publishing
+    "fiu-utils       command:fiu-run          -"                # fault injection (scripts/test-faults.sh)
+    "wrk             command:wrk              wrk"              # load in the shedding benchmark
 )
 # Python packages (pip name, then the module a test imports). pmtiles: the reference PMTiles
 # writer and reader; mapbox-vector-tile decodes our vector tiles; Pillow decodes our images and

@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
 #include <sys/vfs.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/socket.h>
@@ -67,6 +68,10 @@ void clinux_name_thread(const char *name) {
     strncpy(short_name, name, sizeof short_name - 1);
     short_name[sizeof short_name - 1] = 0;
     pthread_setname_np(pthread_self(), short_name);
+}
+
+int clinux_set_thread_nice(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
 static int threads_numbered;

@@ -23,14 +23,22 @@ extension System {
         case failed(errno: Int32)
     }
 
+    #if os(Linux)
+    private static let descriptorResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let descriptorResource = RLIMIT_NOFILE
+    #endif
+
+    /// The soft `RLIMIT_NOFILE` now; nil when it cannot be read.
+    public static func descriptorLimit() -> UInt64? {
+        var limit = rlimit()
+        return getrlimit(descriptorResource, &limit) == 0 ? UInt64(limit.rlim_cur) : nil
+    }
+
     /// Raises the soft `RLIMIT_NOFILE` to at least `needed` descriptors (up to the hard limit).
     public static func raiseDescriptorLimit(to needed: UInt64) -> DescriptorLimit {
         var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
+        let resource = descriptorResource
         guard getrlimit(resource, &limit) == 0 else { return .failed(errno: errno) }
         let soft = UInt64(limit.rlim_cur)
         let hard = UInt64(limit.rlim_max)

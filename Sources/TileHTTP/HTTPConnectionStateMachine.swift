@@ -14,6 +14,9 @@ public struct HTTPConnectionStateMachine: Sendable {
         case reading
         /// A request is with the application; nothing more is parsed until its answer.
         case awaiting(AwaitedRequest)
+        /// An answer asked the connection to rest (`HTTPResponse.restSeconds`): nothing is read
+        /// or parsed until then, when it takes requests again.
+        case resting(until: UInt64)
         /// No more requests will be taken: the output drains, then the connection lingers or closes.
         case closing
         /// Our side is shut (FIN sent); what the client still sends is discarded until its
@@ -110,7 +113,7 @@ public struct HTTPConnectionStateMachine: Sendable {
         switch phase {
         case .reading: return !inputFinished && outputPending < Self.outputHighWater
         case .lingering: return !inputFinished
-        case .awaiting, .closing, .closed: return false
+        case .awaiting, .resting, .closing, .closed: return false
         }
     }
 
@@ -127,6 +130,8 @@ public struct HTTPConnectionStateMachine: Sendable {
             return until
         case .awaiting(let request):
             return min(request.deadline, writeDeadline ?? .max)
+        case .resting(let until):
+            return min(until, writeDeadline ?? .max)
         case .closing:
             return writeDeadline
         case .reading:
@@ -155,6 +160,9 @@ public struct HTTPConnectionStateMachine: Sendable {
             parser.append(bytes)
             if requestStarted == nil && parser.hasPartialRequest { requestStarted = now }
             return nextRequest(now: now)
+        case .resting:
+            parser.append(bytes)  // parsed once the rest is over
+            return .wait
         case .lingering, .awaiting, .closing, .closed:
             // Lingering discards; the other phases do not read (the transport asks `wantsRead`).
             return .wait
@@ -170,7 +178,7 @@ public struct HTTPConnectionStateMachine: Sendable {
             return .close
         case .reading:
             return nextRequest(now: now)
-        case .awaiting, .closing, .closed:
+        case .awaiting, .resting, .closing, .closed:
             return .wait
         }
     }
@@ -180,6 +188,7 @@ public struct HTTPConnectionStateMachine: Sendable {
         guard case .awaiting(let request) = phase, request.id == id else { return .wait }
         let keepAlive = request.keepAlive && !shuttingDown && !parser.bodyWithheld
         phase = keepAlive ? .reading : .closing
+        if keepAlive, let rest = response.restSeconds, rest > 0 { phase = .resting(until: now + Monotonic.nanoseconds(rest)) }
         return .send(HTTPOutgoingResponse(response: response, method: request.method, version: request.version,
                                           keepAlive: keepAlive, target: request.target, started: request.started))
     }
@@ -198,7 +207,7 @@ public struct HTTPConnectionStateMachine: Sendable {
         switch phase {
         case .reading: return nextRequest(now: now)
         case .closing: return finishWhenDrained(now: now)
-        case .awaiting, .lingering, .closed: return .wait
+        case .awaiting, .resting, .lingering, .closed: return .wait
         }
     }
 
@@ -224,6 +233,10 @@ public struct HTTPConnectionStateMachine: Sendable {
             response.headers.add(.retryAfter, "1")
             return .send(HTTPOutgoingResponse(response: response, method: request.method, version: request.version,
                                               keepAlive: false, target: request.target, started: request.started))
+        case .resting where !writeStalled:
+            // The rest is over: requests that came meanwhile are taken now.
+            phase = .reading
+            return nextRequest(now: now)
         case .reading where !writeStalled && requestStarted != nil:
             phase = .closing
             let seconds = Double(timeouts.header) / 1e9
@@ -241,6 +254,7 @@ public struct HTTPConnectionStateMachine: Sendable {
     /// a busy one after its current answer.
     public mutating func shutdown(now: UInt64) -> Action {
         shuttingDown = true
+        if case .resting = phase { phase = .reading }  // nothing is owed to a resting client
         guard case .reading = phase, !parser.hasPartialRequest else { return .wait }
         phase = .closing
         return finishWhenDrained(now: now)

@@ -12,6 +12,7 @@ public struct HTTPResponse: Sendable {
         var preparedBodyCount: Int?
         var note: String?
         var route: String?
+        var restSeconds: Double?
     }
 
     private var fields: CopyOnWrite<Fields>
@@ -60,6 +61,15 @@ public struct HTTPResponse: Sendable {
     public var route: String? {
         get { fields.value.route }
         set { fields.value.route = newValue }
+    }
+
+    /// Seconds the connection reads no further request after this answer: a client told to
+    /// come back later (a refusal under load, with `Retry-After`) that asks again at once on the
+    /// same connection waits that long for its answer, instead of taking the event loop from
+    /// the clients still served. Nil: none. Never sent.
+    public var restSeconds: Double? {
+        get { fields.value.restSeconds }
+        set { fields.value.restSeconds = newValue }
     }
 
     /// A response whose body is `body`.

@@ -53,6 +53,12 @@ public final class HTTPServer: @unchecked Sendable {
     private static let overloadedResponse = HTTPResponse.text(
         .serviceUnavailable, "too many connections, try again shortly",
         headers: [.retryAfter: "1", .cacheControl: "no-store"])
+    /// Answer for clients beyond the descriptor budget (`DescriptorBudget`).
+    private static let outOfDescriptorsResponse = HTTPResponse.text(
+        .serviceUnavailable, "the server is out of file descriptors, try again shortly",
+        headers: [.retryAfter: "1", .cacheControl: "no-store"])
+    /// The process's descriptors, kept from running out (`DescriptorBudget`).
+    private let descriptors = DescriptorBudget.process
 
     /// A server that will answer with `responder`, counting into `metrics` (by default
     /// through swift-metrics' global factory).
@@ -91,6 +97,7 @@ public final class HTTPServer: @unchecked Sendable {
         // instead of killing the process.
         _ = signal(SIGXFSZ, SIG_IGN)
         raiseDescriptorLimit()
+        defer { descriptors.configure(reserve: configuration.descriptorReserve) }
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
         let port: Int
         do {
@@ -122,46 +129,63 @@ public final class HTTPServer: @unchecked Sendable {
         return port
     }
 
-    /// Accepts what is pending (on the first loop).
+    /// Accepts what is pending (on the first loop), within the descriptor budget: while less
+    /// than half the reserve is free, nothing (clients wait in the listen backlog).
     func acceptPending(from listener: Socket) {
+        descriptors.censusIfNear(now: Monotonic.nanoseconds)
         for _ in 0 ..< 256 {
+            guard descriptors.hasRoom(for: .rejection) else {
+                return pauseAccepting(listener, reason: "the descriptor reserve is reached")
+            }
             switch listener.accept() {
             case .accepted(let socket, let peer):
+                descriptors.opened()
                 admit(socket, peer: peer)
             case .wouldBlock:
                 return
             case .outOfDescriptors:
-                // Out of descriptors: stop accepting for a moment instead of spinning on EMFILE.
-                let (log, suppressed) = warnings.admit("descriptors")
-                if log {
-                    logger.warning("out of file descriptors; pausing accept", metadata: [
-                        "connections": "\(connectionCount)", "suppressedSinceLast": "\(suppressed)"])
-                }
-                let loop = loops[0]
-                loop.modify(listener.descriptor, events: [])
-                loop.schedule(after: Self.descriptorBackoff) { [weak self] in
-                    guard let self, !isShuttingDown else { return }
-                    loop.modify(listener.descriptor, events: .readable)
-                }
-                return
+                descriptors.exhaustedOnce()
+                return pauseAccepting(listener, reason: "out of file descriptors")
             case .failed(let code):
                 logger.debug("accept failed", metadata: ["errno": "\(code)"])
             }
         }
     }
 
+    /// Stops accepting for `descriptorBackoff` instead of spinning (on EMFILE, or at the reserve).
+    private func pauseAccepting(_ listener: Socket, reason: String) {
+        descriptors.acceptPaused()
+        let (log, suppressed) = warnings.admit("descriptors")
+        if log {
+            logger.warning("\(reason); pausing accept", metadata: [
+                "connections": "\(connectionCount)", "free": "\(descriptors.free)", "reserve": "\(descriptors.reserve)",
+                "suppressedSinceLast": "\(suppressed)"])
+        }
+        let loop = loops[0]
+        loop.modify(listener.descriptor, events: [])
+        loop.schedule(after: Self.descriptorBackoff) { [weak self] in
+            guard let self, !isShuttingDown else { return }
+            loop.modify(listener.descriptor, events: .readable)
+        }
+    }
+
     private func admit(_ socket: Socket, peer: String) {
         let rejecting = lingeringRejections.load(ordering: .relaxed)
-        let overloaded = connectionCount - rejecting >= configuration.maxConnections
+        let overLimit = connectionCount - rejecting >= configuration.maxConnections
+        // Within the reserve of free descriptors: told 503, so the process never runs out.
+        let outOfDescriptors = !overLimit && !descriptors.hasRoom(for: .connection)
+        let overloaded = overLimit || outOfDescriptors
         if overloaded {
-            metrics.connectionRejected()
-            let (log, suppressed) = warnings.admit("limit")
+            if overLimit { metrics.connectionRejected() } else { descriptors.refusedConnection() }
+            let (log, suppressed) = warnings.admit(overLimit ? "limit" : "reserve")
             if log {
-                logger.warning("connection limit reached; answered 503", metadata: [
-                    "limit": "\(configuration.maxConnections)", "suppressedSinceLast": "\(suppressed)"])
+                logger.warning(overLimit ? "connection limit reached; answered 503" : "descriptor reserve reached; answered 503",
+                               metadata: ["limit": "\(overLimit ? configuration.maxConnections : descriptors.limit)",
+                                          "suppressedSinceLast": "\(suppressed)"])
             }
             guard rejecting < Self.maxLingeringRejections else {
                 socket.close()
+                descriptors.closed()
                 return
             }
             lingeringRejections.add(1, ordering: .relaxed)
@@ -172,7 +196,7 @@ public final class HTTPServer: @unchecked Sendable {
                                         context: contexts[nextLoop], isRejection: overloaded)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
         if !overloaded { metrics.connectionOpened() }
-        let rejection = overloaded ? Self.overloadedResponse : nil
+        let rejection = overloaded ? (overLimit ? Self.overloadedResponse : Self.outOfDescriptorsResponse) : nil
         if loop.inLoop { connection.start(rejecting: rejection) } else { loop.execute { connection.start(rejecting: rejection) } }
     }
 
@@ -205,6 +229,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func sweepDeadlines() {
         let now = Monotonic.nanoseconds
+        descriptors.censusIfNear(now: now)
         let due = connections.withLock { table in
             table.values.filter { connection in
                 let deadline = connection.deadline.load(ordering: .relaxed)
@@ -219,6 +244,7 @@ public final class HTTPServer: @unchecked Sendable {
     func connectionClosed(_ connection: HTTPConnection) {
         let removed = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
         guard removed != nil else { return }
+        descriptors.closed()
         if connection.isRejection {
             lingeringRejections.subtract(1, ordering: .relaxed)
         } else {

@@ -27,6 +27,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var accessLogSettings = HTTPAccessLogSettings()
     /// Event-loop threads; nil: one per online core.
     public var eventLoops: Int?
+    /// File descriptors kept free (`DescriptorBudget`); nil: a sixteenth of the open-file
+    /// limit, 16 to 1024.
+    public var descriptorReserve: Int?
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000

@@ -6,6 +6,7 @@ import Darwin
 #if os(Linux)
 import CLinux
 #endif
+import Sockets
 
 /// Opens tile files with `open`/`fstat`, no Foundation on the hot path.
 public enum FileReader {
@@ -38,6 +39,8 @@ public enum FileReader {
     /// kind this is used on: see `FileTileProvider.opensWithoutWaiting`).
     static func openWithoutWaiting(_ path: String) -> OpenedWithoutWaiting {
         #if os(Linux)
+        // Within the descriptor reserve: a worker's `open` says so (503).
+        guard DescriptorBudget.process.hasRoom(for: .file) else { return .mustWait }
         let fd = clinux_open_cached(path)
         guard fd >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .mustWait }
         var info = stat()
@@ -53,12 +56,19 @@ public enum FileReader {
         #endif
     }
 
-    /// The file opened, or nil when it does not exist or is not a regular file.
+    /// The file opened, or nil when it does not exist or is not a regular file. Out of file
+    /// descriptors (`EMFILE`, `ENFILE`, or within the reserve the process keeps free:
+    /// `DescriptorBudget`) is `outOfDescriptors`, not available now.
     static func open(_ path: String) throws(TileProviderError) -> TileFile? {
+        guard DescriptorBudget.process.hasRoom(for: .file) else { throw .outOfDescriptors(path: path) }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return nil }
+            if code == EMFILE || code == ENFILE {
+                DescriptorBudget.process.exhaustedOnce()
+                throw .outOfDescriptors(path: path)
+            }
             throw .unreadable(path: path, errno: code)
         }
         var info = stat()

@@ -6,6 +6,7 @@ import Darwin
 #if os(Linux)
 import CLinux
 #endif
+import Sockets
 
 /// An open regular file holding one tile; the descriptor closes when the object is released.
 public final class TileFile: Sendable {
@@ -25,9 +26,13 @@ public final class TileFile: Sendable {
         self.descriptor = descriptor
         self.path = path
         self.identity = FileIdentity(info)
+        DescriptorBudget.process.opened()
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        DescriptorBudget.process.closed()
+    }
 
     /// Its version now (`fstat`: a file rewritten in place since it was opened has another);
     /// nil when that fails.

@@ -37,6 +37,9 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
     /// Bytes that start as the layer's format but are not a whole tile of it (cut short, noise
     /// after a good start, a failed CRC): `source` names the tile, `reason` the defect.
     case damaged(source: String, reason: String)
+    /// The process is out of file descriptors, or within the reserve it keeps free
+    /// (`DescriptorBudget`), so `path` was not opened: try again shortly.
+    case outOfDescriptors(path: String)
 
     public var description: String {
         switch self {
@@ -58,6 +61,7 @@ public enum TileProviderError: Error, Equatable, Sendable, CustomStringConvertib
         case .notPMTiles(let path, let reason): return "\(path) is not a PMTiles v3 archive: \(reason)"
         case .changing(let path): return "\(path) is being written; try again shortly"
         case .damaged(let source, let reason): return "\(source) is damaged: \(reason)"
+        case .outOfDescriptors(let path): return "cannot open \(path) now: the server is out of file descriptors"
         case .corruptArchive(let path, let tile, let reason):
             return "tile \(tile) of \(path): the archive is corrupt or truncated: \(reason)"
         }

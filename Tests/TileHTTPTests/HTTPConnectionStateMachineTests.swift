@@ -5,7 +5,7 @@ import Testing
 
 /// A machine plus a fake transport's bookkeeping: what it was asked to write, whether it shut
 /// its side, whether it closed.
-private struct Harness {
+struct Harness {
     var machine: HTTPConnectionStateMachine
     var now: UInt64 = 1_000_000_000
     var sent: [HTTPOutgoingResponse] = []

@@ -43,6 +43,7 @@ import TilePNG
               template: "http://127.0.0.1:\(live.port)/{s}/{z}/{x}/{y}.png"
               subdomains: [a, b, c]
               maxConcurrency: 2
+              timeoutSeconds: 30
             maxZoom: 5
         """, folder: folder)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

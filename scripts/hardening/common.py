@@ -70,7 +70,8 @@ def write_config(name, header_seconds=10, idle_seconds=60, max_connections=20000
 class Server:
     """A tilelayer process; its log goes to scripts/out/NAME/server.log."""
 
-    def __init__(self, name, config, nofile=None):
+    def __init__(self, name, config, nofile=None, wrapper=()):
+        """`wrapper`: a command the server runs under (fiu-run -x, say)."""
         self.port = free_port()
         self.log_path = os.path.join(OUT, name, "server.log")
         self.log = open(self.log_path, "w")
@@ -79,7 +80,7 @@ class Server:
             if nofile:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
-        self.process = subprocess.Popen([binary(), "serve", "--config", config, "--port", str(self.port)],
+        self.process = subprocess.Popen([*wrapper, binary(), "serve", "--config", config, "--port", str(self.port)],
                                         stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=limit)
         self.pid = self.process.pid
         deadline = time.time() + 30

@@ -111,6 +111,8 @@ int clinux_release_free_memory(void);
 
 /// Names the calling thread (first 15 bytes), for `top -H` and debuggers.
 void clinux_name_thread(const char *name);
+/// Sets the calling thread's nice value (Linux threads have one each); 0, or -1 and errno.
+int clinux_set_thread_nice(int nice);
 
 /// Sets the calling thread's filesystem user id (setfsuid; the thread alone, not the process)
 /// and returns the previous one. For tests that act as another user on one thread.

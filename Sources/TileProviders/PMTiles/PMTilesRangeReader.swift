@@ -47,18 +47,15 @@ public final class PMTilesRangeReader: PMTilesRangeSource, @unchecked Sendable {
         guard length > 0, length <= UInt64(settings.maxBodyBytes) else {
             throw .upstream(url: url, reason: "a range of \(length) bytes is over the \(settings.maxBodyBytes)-byte limit")
         }
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "User-Agent", value: settings.userAgent)
-        request.headers.add(name: "Range", value: "bytes=\(offset)-\(offset + length - 1)")
-        if let etag { request.headers.add(name: "If-Match", value: etag) }
-        for (name, value) in settings.headers { request.headers.add(name: name, value: value) }
+        var headers = [("User-Agent", settings.userAgent), ("Range", "bytes=\(offset)-\(offset + length - 1)")]
+        if let etag { headers.append(("If-Match", etag)) }
+        headers += settings.headers.map { ($0.key, $0.value) }
         let status: UInt, servedETag: String?, retryAfter: String?, body: [UInt8]
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.totalTimeout * 1000)))
-            status = response.status.code
-            servedETag = response.headers.first(name: "ETag")
-            retryAfter = response.headers.first(name: "Retry-After")
-            body = Array(try await response.body.collect(upTo: settings.maxBodyBytes).readableBytesView)
+            // One deadline for the head and the body (`HTTPClient.answer`).
+            let response = try await client.answer(url: url, headers: headers, within: settings.totalTimeout,
+                                                   maxBodyBytes: settings.maxBodyBytes)
+            (status, servedETag, retryAfter, body) = (response.status, response.etag, response.retryAfter, response.body)
         } catch {
             let kind = UpstreamFailureKind(error: error)
             guard kind == .timeout || kind == .connect else { throw .upstream(url: url, reason: "\(error)") }

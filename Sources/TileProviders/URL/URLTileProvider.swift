@@ -7,8 +7,8 @@ import NIOCore
 /// The URL-constructor resolver (the SDK's `GMSURLTileLayer`): a URL per tile, from a template
 /// or a closure, fetched from `http(s)://` upstreams or read from `file://` paths.
 ///
-/// Upstream 200 → the tile (must be in the layer's format, else 502); 404/204 → no tile; 5xx, 429, a timeout,
-/// a refused or reset connection → not available now; TLS, an oversize body, a bad URL →
+/// Upstream 200 → the tile (must be in the layer's format, else 502); 404/204 → no tile; 5xx, 429, a timeout
+/// (`timeoutSeconds` for head and body together), a refused or reset connection → not available now; TLS, an oversize body, a bad URL →
 /// `TileProviderError.upstream` (502). A nil URL is "no tile".
 ///
 /// `@unchecked Sendable`: every stored property is immutable; `HTTPClient` is thread-safe.
@@ -18,6 +18,8 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
     private let client: HTTPClient
     private let logger: Logger
     private let metrics: UpstreamMetrics
+    /// The source's `maxConcurrency` requests in flight.
+    private let slots: UpstreamSlots
 
     /// A provider over a parsed template, counting upstream requests and failures in `metrics`.
     public convenience init(
@@ -46,6 +48,7 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         self.metrics = metrics
+        slots = UpstreamSlots(limit: settings.maxConcurrency)
         var configuration = HTTPClient.Configuration(
             timeout: .init(connect: .milliseconds(Int64(settings.connectTimeout * 1000))),
             connectionPool: .init(idleTimeout: .seconds(60),
@@ -71,25 +74,22 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
     }
 
     private func fetch(_ url: String) async throws(TileProviderError) -> TileResult {
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "User-Agent", value: settings.userAgent)
-        for (name, value) in settings.headers { request.headers.add(name: name, value: value) }
-        let outcome: Result<(status: UInt, retryAfter: String?, body: [UInt8], caching: UpstreamCaching?), any Error>
+        // One slot of the source's `maxConcurrency`, waited for at most twice `timeoutSeconds` (a
+        // fetch holding one gives it back, on the client's event loop, within `timeoutSeconds`
+        // of making its request, which a busy executor may delay); then one deadline for the
+        // request's head and body together.
+        guard await slots.acquire(patience: 2 * settings.totalTimeout) else {
+            metrics.failed(.timeout)
+            logger.warning("upstream busy: no request slot in time", metadata: ["url": "\(url)"])
+            return .unavailable(retryAfter: settings.retryAfter)
+        }
+        let headers = [("User-Agent", settings.userAgent)] + settings.headers.map { ($0.key, $0.value) }
+        let response: UpstreamAnswer
         metrics.requestSent()
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.totalTimeout * 1000)))
-            let body = try await response.body.collect(upTo: settings.maxBodyBytes)
-            let caching = settings.passesCachingThrough
-                ? UpstreamCaching(cacheControl: response.headers.first(name: "Cache-Control"),
-                                  expires: response.headers.first(name: "Expires"))
-                : nil
-            outcome = .success((response.status.code, response.headers.first(name: "Retry-After"),
-                                Array(body.readableBytesView), caching))
+            response = try await client.answer(url: url, headers: headers, within: settings.totalTimeout,
+                                               maxBodyBytes: settings.maxBodyBytes, finished: { [slots] in slots.release() })
         } catch {
-            outcome = .failure(error)
-        }
-        switch outcome {
-        case .failure(let error):
             let kind = UpstreamFailureKind(error: error)
             metrics.failed(kind)
             // A timeout or a lost connection may mend: not available now. TLS, a body over the
@@ -97,19 +97,20 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
             guard kind == .timeout || kind == .connect else { throw .upstream(url: url, reason: "\(error)") }
             logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
             return .unavailable(retryAfter: settings.retryAfter)
-        case .success(let response):
-            if let failure = UpstreamFailureKind(status: response.status) { metrics.failed(failure) }
-            switch response.status {
-            case 200:
-                // The upstream's Last-Modified is not passed on: our ETag (a content hash) validates.
-                return .tile(Tile(data: response.body, upstreamCaching: response.caching))
-            case 204, 404, 410:
-                return .noTile
-            default:
-                logger.warning("upstream answered \(response.status)", metadata: ["url": "\(url)"])
-                let retry = response.retryAfter.flatMap { Int($0) } ?? settings.retryAfter
-                return .unavailable(retryAfter: max(1, retry))
-            }
+        }
+        if let failure = UpstreamFailureKind(status: response.status) { metrics.failed(failure) }
+        switch response.status {
+        case 200:
+            // The upstream's Last-Modified is not passed on: our ETag (a content hash) validates.
+            let caching = settings.passesCachingThrough
+                ? UpstreamCaching(cacheControl: response.cacheControl, expires: response.expires) : nil
+            return .tile(Tile(data: response.body, upstreamCaching: caching))
+        case 204, 404, 410:
+            return .noTile
+        default:
+            logger.warning("upstream answered \(response.status)", metadata: ["url": "\(url)"])
+            let retry = response.retryAfter.flatMap { Int($0) } ?? settings.retryAfter
+            return .unavailable(retryAfter: max(1, retry))
         }
     }
 }

@@ -2,9 +2,10 @@
 public struct UpstreamSettings: Sendable, Equatable {
     /// Seconds to establish a connection.
     public var connectTimeout: Double
-    /// Seconds for a whole request, connect to last body byte.
+    /// Seconds for a whole request, connect to last body byte, once it holds a slot of
+    /// `maxConcurrency` (waiting for one takes at most as long again).
     public var totalTimeout: Double
-    /// Most requests in flight to the upstream host at once (the rest wait in line).
+    /// Most requests of the source in flight at once (the rest wait in line).
     public var maxConcurrency: Int
     /// `User-Agent` sent upstream (tile servers' usage policies ask for an identifying one).
     public var userAgent: String

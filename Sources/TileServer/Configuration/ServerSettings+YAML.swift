@@ -61,9 +61,10 @@ extension ServerSettings {
             }
             transport = chosen
         }
-        if let workers = try keys["workers"]?.mapping(allowed: ["threads", "queue"]) {
+        if let workers = try keys["workers"]?.mapping(allowed: ["threads", "queue", "maxWaitSeconds"]) {
             if let value = workers["threads"] { workerThreads = try value.int(in: 1 ... 1024) }
             if let value = workers["queue"] { workerQueue = try value.int(in: 0 ... 1 << 20) }
+            if let value = workers["maxWaitSeconds"] { workerMaxWait = try value.double(in: 0 ... 3600) }
         }
         if let log = try keys["log"]?.mapping(allowed: ["level", "format", "access", "accessBufferBytes", "accessFlushSeconds"]) {
             if let value = log["level"] {

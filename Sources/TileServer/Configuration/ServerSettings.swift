@@ -50,6 +50,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var workerThreads = WorkerPool.defaultThreads
     /// Jobs that may wait for a pool thread; beyond it a request gets 503 at once.
     public var workerQueue = WorkerPool.defaultQueueLimit
+    /// Seconds new cold work (a tile or view that is not in memory) may expect to wait for the
+    /// workers or the render threads; beyond it the request is shed: 503 with `Retry-After` at
+    /// once (`LoadShedding`). 0 turns shedding off.
+    public var workerMaxWait = LoadShedding.defaultMaxWait
     /// Log level: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
     /// Log line format: text or json.

@@ -5,10 +5,11 @@ extension PageEndpoint {
     /// Prometheus text exposition format 0.0.4.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    /// `/metrics`: every series of the registry, the cache's totals brought up to date first,
+    /// `/metrics`: every series of the registry, the cache's and the descriptors' totals brought up to date first,
     /// then the HTTP server's request series (summed over its event loops).
     func metricsPage() -> HTTPResponse {
         cacheGauges.update(from: pipeline.cache.statistics, decodedTiles: pipeline.decodedTiles.statistics)
+        descriptorGauges.update()
         var body: [UInt8] = []
         metricsRegistry.emit(into: &body)
         httpMetrics.emit(into: &body)

@@ -7,10 +7,11 @@ struct PageEndpoint: ServiceEndpoint {
     /// Files of the front page under `/assets/`, read once at start-up.
     let webAssets: WebAssets
     /// What `/metrics` shows: the service's registry, the HTTP server's request series, and
-    /// the cache gauges updated at each scrape.
+    /// the cache and descriptor gauges updated at each scrape.
     let metricsRegistry: PrometheusCollectorRegistry
     let httpMetrics: HTTPServerMetrics
     let cacheGauges: CacheGauges
+    let descriptorGauges: DescriptorGauges
     /// A shutdown began: `/readyz` answers 503.
     let draining: Draining
 

@@ -20,9 +20,11 @@ extension TileEndpoint {
             case .fresh(let entry):
                 plan.counters?.hits.increment()
                 return answer(plan, entry.outcome, cacheUse: .hit)
-            case .due:
+            case .due(let entry):
                 // Checked against its file by the pipeline's fill, on a worker.
-                return onWorkers(plan, completion: completion) { [self] in pipelineAnswer(plan, onLoop: false, completion: completion) }
+                return onWorkers(plan, completion: completion, held: entry) { [self] deliver in
+                    pipelineAnswer(plan, onLoop: false, completion: deliver)
+                }
             case .expired, .missing:
                 break
             }
@@ -32,10 +34,10 @@ extension TileEndpoint {
         case .missing:
             return missingFileTile(plan, path: files.path(for: request), files: files)
         case .mustWait:
-            return onWorkers(plan, completion: completion) { [self] in fileTileAnswerWaiting(plan, files: files, found: nil) }
+            return onWorkers(plan, completion: completion) { [self] _ in fileTileAnswerWaiting(plan, files: files, found: nil) }
         case .opened(let file):
             if let now = fileTileWithoutWaiting(plan, file, files: files) { return now }
-            return onWorkers(plan, completion: completion) { [self] in fileTileAnswerWaiting(plan, files: files, found: file) }
+            return onWorkers(plan, completion: completion) { [self] _ in fileTileAnswerWaiting(plan, files: files, found: file) }
         }
     }
 
@@ -81,7 +83,7 @@ extension TileEndpoint {
         }
         // Not a tile, or a failure: the pipeline's checks say what is wrong.
         plan.counters?.countPastTheCache(cached: plan.layer.cachesInMemory)
-        let fill = pipeline.fill(read, key: plan.key, format: plan.layer.format)
+        let fill = pipeline.fill(read, key: plan.key, format: plan.layer.format, counters: plan.counters)
         return answer(plan, fill.result, cacheUse: .notHit(cached: plan.layer.cachesInMemory))
     }
 

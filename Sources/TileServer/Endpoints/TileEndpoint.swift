@@ -37,7 +37,8 @@ struct TileEndpoint: ServiceEndpoint {
             return answer(plan, entry.outcome, cacheUse: .hit)
         case .joined(let fill):
             plan.counters?.coalesced.increment()
-            TilePipeline.joined(fill, key: plan.key) { [self] in completion(answer(plan, $0.result, cacheUse: .coalesced)) }
+            let deliver = onLoop ? deferred(plan, completion) : completion
+            TilePipeline.joined(fill, key: plan.key) { [self] in deliver(answer(plan, $0.result, cacheUse: .coalesced)) }
             return nil
         case .mustFill(let token):
             if onLoop, let kept = pipeline.revalidatingWithoutWaiting(token, layer: plan.layer) {
@@ -45,26 +46,21 @@ struct TileEndpoint: ServiceEndpoint {
                 return answer(plan, kept.outcome, cacheUse: .hit)
             }
             let use = TileCacheUse.notHit(cached: plan.layer.cachesInMemory)
-            let fill: @Sendable () -> HTTPResponse? = { [self] in
+            let fill: @Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> HTTPResponse? = { [self] deliver in
                 pipeline.fill(token, layer: plan.layer, counters: plan.counters) {
-                    completion(answer(plan, $0.result, cacheUse: $0.cacheUse(use)))
+                    deliver(answer(plan, $0.result, cacheUse: $0.cacheUse(use)))
                 }.map { answer(plan, $0.result, cacheUse: $0.cacheUse(use)) }
             }
-            return onLoop ? onWorkers(plan, completion: completion, refused: { token.completeUnavailable() }, fill) : fill()
+            guard onLoop else { return fill(completion) }
+            return onWorkers(plan, completion: completion, held: token.expired, refused: { servedHeld in
+                // A copy served while the server sheds stays as it was (still due for its check).
+                if servedHeld, let held = token.expired {
+                    token.complete(with: .success(.store(held, cost: held.cost)))
+                } else {
+                    token.completeUnavailable()
+                }
+            }, fill)
         }
-    }
-
-    /// Runs `work` on the workers, its answer (when it has one at once) to `completion`; nil
-    /// when queued, else the 503 of a full queue (after `refused`).
-    func onWorkers(
-        _ plan: TilePlan, completion: @escaping @Sendable (HTTPResponse) -> Void, refused: (() -> Void)? = nil,
-        _ work: @escaping @Sendable () -> HTTPResponse?
-    ) -> HTTPResponse? {
-        guard workers.submit({ if let now = work() { completion(now) } }) else {
-            refused?()
-            return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: plan.request, cors: plan.cors)
-        }
-        return nil
     }
 
     /// A tile request's plan, or the answer that ends it (unknown layer, zoom out of range, bad

@@ -14,6 +14,8 @@ final class ServiceCore: Sendable {
     let pipeline: TilePipeline
     /// Runs what may block, off the event loops.
     let workers: WorkerPool
+    /// Refuses cold work while the workers or render threads are far behind.
+    let shedding = LoadShedding()
 
     init(state: ServiceState, logger: Logger, pipeline: TilePipeline, workers: WorkerPool) {
         current = Mutex(state)

@@ -71,7 +71,8 @@ public final class TileService: HTTPResponder {
         ogc = OGCEndpoint(core: core)
         pages = PageEndpoint(core: core, webAssets: webAssets, metricsRegistry: registry,
                              httpMetrics: TileMetrics.httpServerMetrics(factory: factory),
-                             cacheGauges: CacheGauges(registry: registry), draining: Draining())
+                             cacheGauges: CacheGauges(registry: registry), descriptorGauges: DescriptorGauges(registry: registry),
+                             draining: Draining())
     }
 
     /// Memory-cache statistics.
@@ -99,12 +100,26 @@ public final class TileService: HTTPResponder {
             // Memory and arithmetic only (the camera API computes; it reads no tile).
             return answer(request, route, completion: { _ in })?.labelled(route)
         case .staticMap, .clearCache, .reload, .readiness:
-            // Views read tiles, admin work and readiness touch files: on the workers.
-            let labelled: @Sendable (HTTPResponse) -> Void = { completion($0.labelled(route)) }
+            // Views read tiles, admin work and readiness touch files: on the workers. A view is
+            // cold work, shed while the workers are far behind (`LoadShedding`).
+            var whenAnswered: (@Sendable () -> Void)?
+            if case .staticMap(let view) = route {
+                let shedding = core.shedding
+                if let shed = shedding.refusal(maxWait: state.server.workerMaxWait, workers: workers, renders: .shared) {
+                    pipeline.metrics[view.layer]?.shed.increment()
+                    var refusal = errorAnswer(.unavailable("the server is busy; retry later", retryAfter: shed.retryAfter), to: request)
+                    refusal.restSeconds = LoadShedding.restSeconds
+                    return refusal.labelled(route)
+                }
+                shedding.admitted()
+                whenAnswered = { shedding.answered() }
+            }
+            let answerOnce = DeferredAnswer({ completion($0.labelled(route)) }, whenAnswered: whenAnswered)
             let queued = workers.submit { [self] in
-                if let now = answer(request, route, completion: labelled) { labelled(now) }
+                if let now = answer(request, route, completion: answerOnce.handler) { answerOnce.deliver(now) }
             }
             guard queued else {
+                whenAnswered?()
                 return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: request).labelled(route)
             }
             return nil

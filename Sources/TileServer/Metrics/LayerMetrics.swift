@@ -13,8 +13,19 @@ final class LayerMetrics: Sendable {
     let storedBytes: Counter
     /// Calls to the layer's source for a native tile.
     let providerCalls: Counter
-    /// Derived tiles made (`@2x`, downscales).
+    /// Derived tiles made (`@2x`, downscales) and composites drawn.
     let renders: Counter
+    /// Tiles a source gave that are not a tile of the layer's format (`notFormat`) or not a
+    /// whole one (`damaged`): answered 502, never kept.
+    let rejectedNotFormat: Counter
+    let rejectedDamaged: Counter
+    /// Cold requests refused at once while the server sheds load (`LoadShedding`).
+    let shed: Counter
+    /// Disk-tier failures: a read or a write that failed (the tier turns off for a while), a
+    /// file that failed its checks (deleted).
+    let diskReadFailures: Counter
+    let diskWriteFailures: Counter
+    let diskCorrupt: Counter
     init(layer: String, factory: any MetricsFactory) {
         let dimensions = [("layer", layer)]
         hits = Counter(label: TileMetrics.cacheHits, dimensions: dimensions, factory: factory)
@@ -23,6 +34,15 @@ final class LayerMetrics: Sendable {
         storedBytes = Counter(label: TileMetrics.cacheStoredBytes, dimensions: dimensions, factory: factory)
         providerCalls = Counter(label: TileMetrics.providerCalls, dimensions: dimensions, factory: factory)
         renders = Counter(label: TileMetrics.renders, dimensions: dimensions, factory: factory)
+        rejectedNotFormat = Counter(label: TileMetrics.tilesRejected, dimensions: dimensions + [("reason", "not_format")],
+                                    factory: factory)
+        rejectedDamaged = Counter(label: TileMetrics.tilesRejected, dimensions: dimensions + [("reason", "damaged")],
+                                  factory: factory)
+        shed = Counter(label: TileMetrics.shed, dimensions: dimensions, factory: factory)
+        func disk(_ kind: String) -> Counter {
+            Counter(label: TileMetrics.diskFailures, dimensions: dimensions + [("kind", kind)], factory: factory)
+        }
+        (diskReadFailures, diskWriteFailures, diskCorrupt) = (disk("read"), disk("write"), disk("corrupt"))
     }
 
     /// Counts a tile read straight from its file, past the memory cache's fills: a provider

@@ -29,6 +29,14 @@ public enum TileMetrics {
     static let cacheCapacity = "tilelayer_cache_capacity_bytes"
     static let providerCalls = "tilelayer_provider_calls_total"
     static let renders = "tilelayer_renders_total"
+    static let tilesRejected = "tilelayer_tiles_rejected_total"
+    static let shed = "tilelayer_requests_shed_total"
+    static let diskFailures = "tilelayer_disk_failures_total"
+    static let descriptorsOpen = "tilelayer_descriptors_open"
+    static let descriptorsLimit = "tilelayer_descriptors_limit"
+    static let descriptorRefusals = "tilelayer_descriptor_refusals_total"
+    static let descriptorsExhausted = "tilelayer_descriptors_exhausted_total"
+    static let acceptPauses = "tilelayer_accept_pauses_total"
     static let redisHits = "tilelayer_redis_hits_total"
     static let redisMisses = "tilelayer_redis_misses_total"
     static let redisStored = "tilelayer_redis_stored_total"
@@ -64,7 +72,15 @@ public enum TileMetrics {
         cacheEntries: "Entries held in the memory cache now.",
         cacheCapacity: "Capacity of the memory cache, bytes.",
         providerCalls: "Native tile requests made to a layer's source, by layer.",
-        renders: "Derived tiles (@2x, downscaled) made, by layer.",
+        renders: "Derived tiles (@2x, downscaled) made and composite tiles drawn, by layer.",
+        tilesRejected: "Tiles a source gave that failed validation (not the layer's format, or damaged: cut short, noise, a bad CRC), answered 502 and never kept, by layer and reason.",
+        shed: "Cold tile and view requests refused at once with 503 while the workers or render threads were too far behind (server.workers.maxWaitSeconds), by layer.",
+        diskFailures: "Disk-tier failures, by layer and kind: read and write (the tier turns off for a minute and the layer carries on memory-only; ENOSPC and EROFS are write failures), corrupt (a file that failed its header or checksum test, deleted and fetched again).",
+        descriptorsOpen: "File descriptors open, as the server counts them (those it tracks, and the rest as last counted in /proc/self/fd).",
+        descriptorsLimit: "The open-file limit (soft RLIMIT_NOFILE); the server keeps a reserve below it free.",
+        descriptorRefusals: "Connections answered 503 and tile files not opened (503) because free descriptors were within the reserve, by what.",
+        descriptorsExhausted: "Calls that failed with EMFILE or ENFILE (accept, opening a tile file).",
+        acceptPauses: "Times accepting paused for 0.1 s for want of file descriptors (clients wait in the listen backlog).",
         redisHits: "Memory misses answered from the shared Redis tier, by layer.",
         redisMisses: "Memory misses the shared Redis tier did not hold (or held expired), by layer.",
         redisStored: "Tiles and no-tile answers written to the shared Redis tier, by layer.",

@@ -20,11 +20,20 @@ import Synchronization
 /// 503). Renders are computation, so as many threads as cores; what may wait on a disk or a
 /// database runs on the workers (`WorkerPool`), never here.
 final class RenderExecutor: TaskExecutor {
+    /// Nice value of the render threads.
+    static let niceness: Int32 = 10
+
     /// The server's: one thread per core, at least two.
     static let shared = RenderExecutor(threads: max(2, System.coreCount), name: "render")
 
-    /// Jobs not yet taken.
-    private let jobs = Mutex(FIFO<UnownedJob>())
+    private struct Queue {
+        /// Jobs not yet taken.
+        var jobs = FIFO<UnownedJob>()
+        /// How fast jobs finish lately (`expectedWait`).
+        var throughput = QueueThroughput(now: Monotonic.nanoseconds)
+    }
+
+    private let queue = Mutex(Queue())
     /// Counts the jobs waiting: a thread takes one per signal.
     private let ready = DispatchSemaphore(value: 0)
 
@@ -35,6 +44,10 @@ final class RenderExecutor: TaskExecutor {
             Thread { [self] in
                 #if os(Linux)
                 clinux_name_thread("\(name)-\(index)")
+                // Renders are cold work: below the event loops, so memory hits keep flowing
+                // while renders take every core (the kernel gives a nice-10 thread about a
+                // tenth of a core against a busy nice-0 one, all of an idle one).
+                _ = clinux_set_thread_nice(Self.niceness)
                 #endif
                 runJobs()
             }.start()
@@ -43,16 +56,26 @@ final class RenderExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        jobs.withLock { $0.append(job) }
+        queue.withLock { queue in
+            queue.throughput.queued(behind: queue.jobs.count, at: Monotonic.nanoseconds)
+            queue.jobs.append(job)
+        }
         ready.signal()
+    }
+
+    /// Seconds a job queued now may expect to wait before a thread takes it (`QueueThroughput`);
+    /// nil while unknown.
+    var expectedWait: Double? {
+        queue.withLock { $0.throughput.expectedWait(waiting: $0.jobs.count, at: Monotonic.nanoseconds) }
     }
 
     private func runJobs() {
         while true {
             ready.wait()
             // One signal per job appended: there is one to take.
-            guard let job = jobs.withLock({ $0.takeFirst() }) else { continue }
+            guard let job = queue.withLock({ $0.jobs.takeFirst() }) else { continue }
             job.runSynchronously(on: asUnownedTaskExecutor())
+            queue.withLock { queue in queue.throughput.finished(at: Monotonic.nanoseconds, waiting: queue.jobs.count) }
         }
     }
 }

@@ -33,6 +33,8 @@ final class WorkerPool: Sendable {
         var started: [UInt64]
         /// A check for stalled lanes is scheduled.
         var checkScheduled = false
+        /// How fast jobs finish lately (`expectedWait`).
+        var throughput: QueueThroughput
 
         /// Lanes whose job started less than `stallAfter` before `now`.
         func freshCount(now: UInt64, stallAfter: UInt64) -> Int {
@@ -84,7 +86,8 @@ final class WorkerPool: Sendable {
         self.activeLimit = max(1, min(activeLimit, self.threads))
         self.stallAfter = stallAfter
         lanes = (0 ..< self.threads).map { DispatchQueue(label: "tilelayer-worker-\($0)") }
-        state = Mutex(State(idle: Array((0 ..< self.threads).reversed()), started: Array(repeating: 0, count: self.threads)))
+        state = Mutex(State(idle: Array((0 ..< self.threads).reversed()), started: Array(repeating: 0, count: self.threads),
+                            throughput: QueueThroughput(now: Monotonic.nanoseconds)))
     }
 
     /// Runs `job` on a pool thread, now or when one is free; false when the queue is full.
@@ -98,6 +101,7 @@ final class WorkerPool: Sendable {
                 return .lane(lane, state.begin(job, on: lane, now: now))
             }
             if state.waiting.count < queueLimit {
+                state.throughput.queued(behind: state.waiting.count, at: now)
                 state.waiting.append(job)
                 let schedule = !state.checkScheduled
                 state.checkScheduled = true
@@ -120,6 +124,12 @@ final class WorkerPool: Sendable {
         state.withLock { (threads - $0.idle.count, $0.waiting.count) }
     }
 
+    /// Seconds a job submitted now may expect to wait before it starts: the jobs waiting over
+    /// the pool's recent throughput (`QueueThroughput`); nil while unknown.
+    var expectedWait: Double? {
+        state.withLock { $0.throughput.expectedWait(waiting: $0.waiting.count, at: Monotonic.nanoseconds) }
+    }
+
     private func start(_ job: @escaping Job, on lane: Int) {
         lanes[lane].async { [self] in
             job()
@@ -128,6 +138,7 @@ final class WorkerPool: Sendable {
             while let next = state.withLock({ state -> Job? in
                 let now = Monotonic.nanoseconds
                 state.started[lane] = 0
+                state.throughput.finished(at: now, waiting: state.waiting.count)
                 if state.waiting.count > 0, state.freshCount(now: now, stallAfter: stallAfter) < activeLimit,
                    let next = state.waiting.takeFirst() {
                     state.started[lane] = now

@@ -47,6 +47,13 @@ final class CachedOutcome: Sendable {
         return now &- last >= interval || last < since
     }
 
+    /// Whether it may be served without its check while the server sheds load: within its
+    /// `lifetime` at `now` (seconds since 1970), and checked since `since` (a clear-cache or a
+    /// reload asked for a check: that one is never skipped).
+    func mayServeUnchecked(lifetime: Int?, now: Int, since: UInt64) -> Bool {
+        isFresh(lifetime: lifetime, now: now) && validated.load(ordering: .relaxed) >= since
+    }
+
     /// Notes that the source was found unchanged at `now` (monotonic nanoseconds).
     func markValidated(at now: UInt64) {
         validated.store(now, ordering: .relaxed)

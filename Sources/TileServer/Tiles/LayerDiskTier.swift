@@ -69,16 +69,18 @@ final class LayerDiskTier: Sendable {
 
     /// The stored answer for `key`, fresh when younger than `maxAge` seconds. Blocking file I/O:
     /// call it on a Dispatch thread, never on the Swift-concurrency pool.
-    func lookup(_ key: TileKey, maxAge: Int, logger: Logger) -> Lookup {
+    func lookup(_ key: TileKey, maxAge: Int, logger: Logger, counters: LayerMetrics? = nil) -> Lookup {
         guard isOn, TileDiskLayout.isStorable(key) else { return .none }
         let record: DiskRecord?
         do {
             record = try store.read(key)
         } catch {
             if case .corrupt = error {
+                counters?.diskCorrupt.increment()
                 logger.warning("disk cache: corrupt file deleted; fetching the tile again",
                                metadata: ["layer": "\(layer)", "tile": "\(key)", "error": "\(error)"])
             } else {
+                counters?.diskReadFailures.increment()
                 turnOff(error, logger: logger)
             }
             return .none
@@ -95,7 +97,9 @@ final class LayerDiskTier: Sendable {
     /// Queues a write of `outcome` (a tile or "no tile"; anything else is ignored) made by the
     /// layer build `writer`, dropped when the layer was cleared after `generation` was read, the
     /// tier belongs to another build, or the tier is off.
-    func storeLater(_ outcome: TileOutcome, for key: TileKey, generation: Int, writer: Int, logger: Logger) {
+    func storeLater(
+        _ outcome: TileOutcome, for key: TileKey, generation: Int, writer: Int, logger: Logger, counters: LayerMetrics? = nil
+    ) {
         guard TileDiskLayout.isStorable(key), isOn, let record = DiskRecord(outcome, storedAt: Self.now()) else { return }
         pendingWrites.add(1, ordering: .relaxed)
         queue.async { [self] in
@@ -107,6 +111,7 @@ final class LayerDiskTier: Sendable {
                 let wasOff = offUntil.withLock { state in defer { state = nil }; return state != nil }
                 if wasOff { logger.notice("disk cache writable again", metadata: ["layer": "\(layer)", "folder": "\(store.root)"]) }
             } catch {
+                counters?.diskWriteFailures.increment()
                 turnOff(error, logger: logger)
             }
         }

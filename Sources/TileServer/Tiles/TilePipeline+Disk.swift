@@ -18,7 +18,7 @@ extension TilePipeline {
         var write = shared.write
         if let tier = layer.diskTier {
             register(tier)
-            switch tier.lookup(key, maxAge: layer.settings.ttl ?? layer.settings.maxAge, logger: logger) {
+            switch tier.lookup(key, maxAge: layer.settings.ttl ?? layer.settings.maxAge, logger: logger, counters: counters) {
             case .fresh(let outcome):
                 write?(outcome)
                 return TileFill(result: .success(outcome), validator: nil)
@@ -29,7 +29,7 @@ extension TilePipeline {
             let writer = layer.build
             write = { [logger, write] outcome in
                 write?(outcome)
-                tier.storeLater(outcome, for: key, generation: generation, writer: writer, logger: logger)
+                tier.storeLater(outcome, for: key, generation: generation, writer: writer, logger: logger, counters: counters)
             }
         }
         guard copy != nil || write != nil else { return produce(key, layer: layer, counters: counters, completion: completion) }

@@ -12,10 +12,11 @@ extension TilePipeline {
             return nil
         }
         let request = TileRequest(tile: key.tile, variables: key.variables, scale: key.scale)
-        counters?.providerCalls.increment()
+        // A composite's source draws its members: a render, not a call to a source of tiles.
+        if layer.members.isEmpty { counters?.providerCalls.increment() } else { counters?.renders.increment() }
         switch layer.source {
         case .sync(let provider):
-            return syncProviderFill(provider, request, key: key, format: layer.format)
+            return syncProviderFill(provider, request, key: key, format: layer.format, counters: counters)
         case .async(let provider):
             Task(executorPreference: RenderExecutor.shared) { [self] in
                 let versioned = provider as? any AsyncVersionedTileProvider
@@ -23,7 +24,7 @@ extension TilePipeline {
                     if let versioned { return try await versioned.versionedTile(request) }
                     return (try await provider.requestTile(request), nil)
                 })
-                completion(fill(result, key: key, format: layer.format))
+                completion(fill(result, key: key, format: layer.format, counters: counters))
             }
             return nil
         }
@@ -32,23 +33,25 @@ extension TilePipeline {
     /// The one blocking call of a synchronous provider (files, SQLite, custom code): on the
     /// caller's thread, which must be a Dispatch thread, never the Swift-concurrency pool.
     func syncProviderFill(
-        _ provider: any SyncTileProvider, _ request: TileRequest, key: TileKey, format: TileFormat
+        _ provider: any SyncTileProvider, _ request: TileRequest, key: TileKey, format: TileFormat, counters: LayerMetrics?
     ) -> TileFill {
         fill(Result { () throws(TileProviderError) in
             if let versioned = provider as? any VersionedTileProvider { return try versioned.versionedTile(for: request) }
             return (try provider.tile(for: request), nil)
-        }, key: key, format: format)
+        }, key: key, format: format, counters: counters)
     }
 
     /// A provider's answer as a fill: a tile must be one whole tile of `format` (its structure
     /// walked: `TileFormat.defect(in:)`; else 502 naming the tile and the defect, nothing
-    /// cached; the walk made once per content, `CheckedTiles`); a file that kept changing while
-    /// read, or is not a whole tile while a process has it open for writing, is "not available now".
+    /// cached, counted in `counters`; the walk made once per content, `CheckedTiles`); a file
+    /// that kept changing while read, is not a whole tile while a process has it open for
+    /// writing, or could not be opened for want of file descriptors, is "not available now".
     func fill(
-        _ result: Result<(TileResult, (any TileValidator)?), TileProviderError>, key: TileKey, format: TileFormat
+        _ result: Result<(TileResult, (any TileValidator)?), TileProviderError>, key: TileKey, format: TileFormat,
+        counters: LayerMetrics?
     ) -> TileFill {
         switch result {
-        case .failure(.changing):
+        case .failure(.changing), .failure(.outOfDescriptors):
             return TileFill(result: .success(.unavailable(retryAfter: 1)), validator: nil)
         case .failure(let error):
             return TileFill(result: .failure(TileFailure(key: key, error: error)), validator: nil)
@@ -60,6 +63,7 @@ extension TilePipeline {
                     if (validator as? FileVersion)?.isBeingWritten() == true {
                         return TileFill(result: .success(.unavailable(retryAfter: 1)), validator: nil)
                     }
+                    if case .damaged = failure.error { counters?.rejectedDamaged.increment() } else { counters?.rejectedNotFormat.increment() }
                     return TileFill(result: .failure(failure), validator: nil)
                 }
                 checkedTiles.insert(hash: hash, count: tile.data.count, format: format)

@@ -96,7 +96,7 @@ final class TilePipeline: Sendable {
             found = .expired
         } else if let interval = layer.revalidateInterval,
                   entry.isDue(at: Monotonic.nanoseconds, interval: interval, since: layer.recheckedSince) {
-            found = entry.revalidatedWithoutWaiting() ?? .due
+            found = entry.revalidatedWithoutWaiting() ?? .due(entry)
         }
         // A changed entry goes now: the read that follows may not keep the new version.
         if case .expired = found { cache.removeValue(for: key) }
@@ -107,8 +107,8 @@ final class TilePipeline: Sendable {
     enum CachedEntry {
         case fresh(CachedOutcome)
         /// An entry to check against its source that cannot be checked without waiting: the
-        /// pipeline's fill checks it on a worker.
-        case due
+        /// pipeline's fill checks it on a worker (or, when the server sheds load, serves it).
+        case due(CachedOutcome)
         /// Past its lifetime, or found changed: as a miss.
         case expired
         case missing

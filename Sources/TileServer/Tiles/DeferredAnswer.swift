@@ -1,0 +1,45 @@
+import Dispatch
+import Synchronization
+import TileHTTP
+
+/// A tile answer that is not ready on the event loop: it goes to the connection once, whichever
+/// comes first — the work's answer, or at the tile's deadline the answer `expire` was given (a
+/// 503 with the layer's CORS header, counted under route "tile": the connection's own answer
+/// timeout, a moment later, knows neither). Work that ends after the deadline is dropped.
+final class DeferredAnswer: Sendable {
+    private let completion: @Sendable (HTTPResponse) -> Void
+    private let whenAnswered: (@Sendable () -> Void)?
+    private let answered = Atomic<Bool>(false)
+    /// Where deadlines wait: one serial queue of the service's, given a thread only when one fires.
+    private static let deadlines = DispatchQueue(label: "tilelayer.tile-deadlines")
+
+    /// An answer for `completion`; `whenAnswered` runs once it went.
+    init(_ completion: @escaping @Sendable (HTTPResponse) -> Void, whenAnswered: (@Sendable () -> Void)? = nil) {
+        self.completion = completion
+        self.whenAnswered = whenAnswered
+    }
+
+    /// Sends `response`, unless an answer went already.
+    func deliver(_ response: HTTPResponse) {
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        completion(response)
+        whenAnswered?()
+    }
+
+    /// `deliver` as a completion handler.
+    var handler: @Sendable (HTTPResponse) -> Void { { [self] in deliver($0) } }
+
+    /// At `seconds` from now, sends what `timeout` makes, unless an answer went already.
+    func expire(after seconds: Double, with timeout: @escaping @Sendable () -> HTTPResponse) {
+        Self.deadlines.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1e9))) { [self] in
+            guard !answered.load(ordering: .acquiring) else { return }
+            deliver(timeout())
+        }
+    }
+
+    /// The tile deadline for a server whose connections wait `answerSeconds` for an answer: a
+    /// little earlier, so the tile's own 503 is the one sent.
+    static func tileDeadline(answerSeconds: Double) -> Double {
+        answerSeconds - min(1, answerSeconds / 10)
+    }
+}
