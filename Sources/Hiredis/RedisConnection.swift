@@ -41,20 +41,41 @@ public final class RedisConnection: @unchecked Sendable {
     /// Sends one command, each argument binary-safe (hiredis's `redisCommandArgv`: lengths are
     /// passed, as `%b` does for `redisCommand`), and waits for its reply.
     public func command(_ arguments: [[UInt8]]) throws(RedisError) -> RedisReply {
+        try pipeline([arguments])[0]
+    }
+
+    /// Sends `commands` in one write and reads their replies, in order: one round trip for all.
+    /// Every reply is read before an error reply throws `.server`, so the connection stays usable.
+    public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RedisReply] {
         guard !isBroken else { throw .io("the connection was closed after an earlier error") }
-        let raw: UnsafeMutableRawPointer? = withArgv(arguments) { argv, lengths in
-            redisCommandArgv(context, Int32(arguments.count), argv, lengths)
+        for arguments in commands {
+            let status = withArgv(arguments) { argv, lengths in
+                redisAppendCommandArgv(context, Int32(arguments.count), argv, lengths)
+            }
+            guard status == REDIS_OK else {
+                isBroken = true
+                throw Self.error(of: context, connecting: false)
+            }
         }
-        guard let raw else {
-            isBroken = true
-            throw Self.error(of: context, connecting: false)
+        var replies: [RedisReply] = []
+        var serverError: String?
+        for _ in commands {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
+                isBroken = true
+                throw Self.error(of: context, connecting: false)
+            }
+            let reply = raw.assumingMemoryBound(to: redisReply.self)
+            if reply.pointee.type == REDIS_REPLY_ERROR {
+                serverError = serverError ?? Self.text(reply.pointee.str, reply.pointee.len)
+                replies.append(.null)
+            } else {
+                replies.append(Self.convert(reply))
+            }
+            freeReplyObject(raw)
         }
-        defer { freeReplyObject(raw) }
-        let reply = raw.assumingMemoryBound(to: redisReply.self)
-        if reply.pointee.type == REDIS_REPLY_ERROR {
-            throw .server(Self.text(reply.pointee.str, reply.pointee.len))
-        }
-        return Self.convert(reply)
+        if let serverError { throw .server(serverError) }
+        return replies
     }
 
     private func withArgv<T>(

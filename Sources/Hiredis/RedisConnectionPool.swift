@@ -69,6 +69,11 @@ public final class RedisConnectionPool: Sendable {
         try withConnection { (connection) throws(RedisError) in try connection.command(arguments) }
     }
 
+    /// Sends `commands` pipelined (one round trip) on a pooled connection.
+    public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RedisReply] {
+        try withConnection { (connection) throws(RedisError) in try connection.pipeline(commands) }
+    }
+
     /// Sends one command (text arguments) on a pooled connection.
     public func command(_ arguments: [String]) throws(RedisError) -> RedisReply {
         try command(arguments.map { Array($0.utf8) })

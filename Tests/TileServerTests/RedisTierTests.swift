@@ -81,10 +81,14 @@ import TestThreads
         let a = try replica(Self.provider(), redis: redis), b = try replica(Self.provider(), redis: redis)
         _ = try await a.get("/test/2/1/1@2x.png")
         await a.waitForCacheWrites()
+        // B finds A's render under generation 0: the generation its lookups last saw.
+        _ = try await b.get("/test/2/1/1@2x.png")
+        #expect(try await Self.renders(b) == 0)
         #expect(try await Self.clear(a).status == .noContent)
         #expect(try redis.connection().command(["GET", "tilelayer:gen:test"]).integerValue == 1)
 
-        // B misses (a new generation) and renders once; A then serves B's render.
+        // B misses (a new generation, though the old value is still in Redis) and renders once;
+        // A then serves B's render.
         _ = try await b.get("/test/2/1/1@2x.png")
         await b.waitForCacheWrites()
         #expect(try await Self.renders(b) == 1)
@@ -216,5 +220,10 @@ import TestThreads
         #expect(try pool.command(["GET", "k"]) == .null)
         #expect(try pool.command(["PING"]) == .status("PONG"))
         #expect(throws: RedisError.self) { try pool.command(["INCR"]) }  // wrong arity: a server error
+        // Pipelined: one write, the replies in order; an error reply throws once all are read.
+        let replies = try pool.pipeline([["INCR", "n"], ["GET", "n"], ["GET", "absent"]].map { $0.map { Array($0.utf8) } })
+        #expect(replies == [.integer(2), .bytes(Array("2".utf8)), .null])
+        #expect(throws: RedisError.self) { try pool.pipeline([[Array("INCR".utf8)], [Array("INCR".utf8), Array("n".utf8)]]) }
+        #expect(try pool.command(["GET", "n"]) == .bytes(Array("3".utf8)), "the connection kept in step after an error")
     }
 }

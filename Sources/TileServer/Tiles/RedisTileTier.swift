@@ -8,10 +8,11 @@ import TileCache
 /// `cache: {redis: true}`: what one replica renders or fetches, every replica finds.
 ///
 /// Keys: `tilelayer:tile:{layer}:g{generation}:{z}/{x}/{y}[@2x][?name=value…]`, where the
-/// generation is the counter `tilelayer:gen:{layer}` kept in Redis and read on every lookup (one
-/// more round trip, on a memory miss only): a clear on any replica (`INCR`) is seen by every
-/// replica's next lookup, and a fill that read the older generation stores under the older key,
-/// which nobody reads again (it expires after `ttlSeconds`). Values are `DiskRecord`s: magic,
+/// generation is the counter `tilelayer:gen:{layer}` kept in Redis and read on every lookup: a
+/// clear on any replica (`INCR`) is seen by every replica's next lookup, and a fill that read the
+/// older generation stores under the older key, which nobody reads again (it expires after
+/// `ttlSeconds`). A lookup pipelines the counter's GET with the tile's GET under the generation
+/// it saw last: one round trip, and a second one only when the generation moved. Values are `DiskRecord`s: magic,
 /// kind, times, body length and a CRC-32 over header and body, so a truncated or damaged value
 /// is detected, counted, deleted and fetched again, never served.
 ///
@@ -39,6 +40,8 @@ final class RedisTileTier: Sendable {
     private let problems = RedisProblemLog()
     private let writes = DispatchQueue(label: "tilelayer.redis-writes", qos: .utility)
     private let pendingWrites = Atomic<Int>(0)
+    /// The generation each layer's last lookup read.
+    private let seenGenerations = Mutex<[String: Int]>([:])
     /// Writes queued beyond this are dropped (counted): a slow Redis must not hold tiles in memory.
     static let maxPendingWrites = 1024
 
@@ -71,9 +74,18 @@ final class RedisTileTier: Sendable {
         let layer = key.layer
         let generation: Int
         let value: RedisReply
+        let get = Array("GET".utf8)
+        let seen = seenGenerations.withLock { $0[layer] } ?? 0
         do {
-            generation = try currentGeneration(layer: layer)
-            value = try pool.command([Array("GET".utf8), Array(Self.tileKey(key, generation: generation).utf8)])
+            let replies = try pool.pipeline([[get, Array(Self.generationKey(layer: layer).utf8)],
+                                             [get, Array(Self.tileKey(key, generation: seen).utf8)]])
+            generation = replies[0].integerValue ?? 0
+            if generation == seen {
+                value = replies[1]
+            } else {
+                seenGenerations.withLock { $0[layer] = generation }
+                value = try pool.command([get, Array(Self.tileKey(key, generation: generation).utf8)])
+            }
         } catch {
             failed(error, doing: "GET", layer: layer)
             return .unavailable
@@ -137,10 +149,6 @@ final class RedisTileTier: Sendable {
     /// Suspends until every queued write was sent (or failed).
     func waitForWrites(below limit: Int = 0) async {
         while pendingWriteCount > limit { try? await Task.sleep(for: .milliseconds(2)) }
-    }
-
-    private func currentGeneration(layer: String) throws(RedisError) -> Int {
-        try pool.command(["GET", Self.generationKey(layer: layer)]).integerValue ?? 0
     }
 
     private func failed(_ error: RedisError, doing command: String, layer: String) {
