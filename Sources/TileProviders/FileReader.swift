@@ -61,7 +61,11 @@ public enum FileReader {
     /// `DescriptorBudget`) is `outOfDescriptors`, not available now.
     static func open(_ path: String) throws(TileProviderError) -> TileFile? {
         guard DescriptorBudget.process.hasRoom(for: .file) else { throw .outOfDescriptors(path: path) }
+        #if canImport(Glibc)
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        #else
+        let fd = Darwin.open(path, O_RDONLY | O_CLOEXEC)
+        #endif
         if fd < 0 {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return nil }
