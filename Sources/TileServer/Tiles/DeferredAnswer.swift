@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import TileHTTP
 
@@ -10,8 +9,8 @@ final class DeferredAnswer: Sendable {
     private let completion: @Sendable (HTTPResponse) -> Void
     private let whenAnswered: (@Sendable () -> Void)?
     private let answered = Atomic<Bool>(false)
-    /// Where deadlines wait: one serial queue of the service's, given a thread only when one fires.
-    private static let deadlines = DispatchQueue(label: "tilelayer.tile-deadlines")
+    /// The key of its deadline in `AnswerDeadlines.shared`; 0 while it has none.
+    private let deadline = Atomic<UInt64>(0)
 
     /// An answer for `completion`; `whenAnswered` runs once it went.
     init(_ completion: @escaping @Sendable (HTTPResponse) -> Void, whenAnswered: (@Sendable () -> Void)? = nil) {
@@ -22,6 +21,8 @@ final class DeferredAnswer: Sendable {
     /// Sends `response`, unless an answer went already.
     func deliver(_ response: HTTPResponse) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let id = deadline.load(ordering: .acquiring)
+        if id != 0 { AnswerDeadlines.shared.remove(id) }
         completion(response)
         whenAnswered?()
     }
@@ -31,10 +32,13 @@ final class DeferredAnswer: Sendable {
 
     /// At `seconds` from now, sends what `timeout` makes, unless an answer went already.
     func expire(after seconds: Double, with timeout: @escaping @Sendable () -> HTTPResponse) {
-        Self.deadlines.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1e9))) { [self] in
+        let id = AnswerDeadlines.shared.add(after: seconds) { [self] in
             guard !answered.load(ordering: .acquiring) else { return }
             deliver(timeout())
         }
+        deadline.store(id, ordering: .releasing)
+        // Answered before the deadline was kept: `deliver` found none to remove.
+        if answered.load(ordering: .acquiring) { AnswerDeadlines.shared.remove(id) }
     }
 
     /// The tile deadline for a server whose connections wait `answerSeconds` for an answer: a
