@@ -3,7 +3,7 @@
 # breaks a benchmark or a fuzz harness fails CI (issue 14). Runs nothing, only compiles (debug):
 #   Fuzz/        the module of each harness (fuzz-http-parser, fuzz-route, fuzz-png, fuzz-config)
 #   Benchmarks/  every target: imaging-bench, codec-bench, BenchmarkFixtures and the
-#                package-benchmark suites HTTPParsing, Imaging, Service (their plugin included)
+#                package-benchmark suites HTTPParsing, Imaging, Service, Validation (their plugin included)
 #   scripts/check-side-packages.sh          (.ci/run runs it right after `swift test`)
 # Logs go to scripts/out/side-packages/; a step that fails prints the compiler's errors, the
 # other steps still run, and the script exits 1.
@@ -64,11 +64,11 @@ for harness in http-parser route png config; do
     # Fuzz's plan, once made, serves the other harnesses.
     step "fuzz-$harness" Fuzz "fuzz-$harness (module, not linked)" --target "fuzz-$harness" "${replan[@]}" && replan=()
 done
-step benchmarks Benchmarks "imaging-bench, codec-bench, BenchmarkFixtures, suites HTTPParsing, Imaging, Service" \
+step benchmarks Benchmarks "imaging-bench, codec-bench, BenchmarkFixtures, suites HTTPParsing, Imaging, Service, Validation" \
     --disable-build-manifest-caching || true
 
 if [ ${#failed[@]} -gt 0 ]; then
     echo "== side packages: ${#failed[@]} step(s) failed to compile in $((SECONDS - total_start)) s: ${failed[*]}"
     exit 1
 fi
-echo "== side packages compile: Fuzz/ (4 harnesses) and Benchmarks/ (6 targets) in $((SECONDS - total_start)) s"
+echo "== side packages compile: Fuzz/ (4 harnesses) and Benchmarks/ (7 targets) in $((SECONDS - total_start)) s"
