@@ -38,7 +38,10 @@ bench_setup tilelayer-bench
 measure() {
     local name=$1 pid=$2 port=$3 list=$4 out stat
     stat=$TMP/perf-$name.txt
-    perf stat -x, -e task-clock,raw_syscalls:sys_enter -p "$pid" -o "$stat" -- sleep "$DURATION" &
+    # The server's process and its children (nginx's workers under its master).
+    local pids
+    pids=$(printf '%s\n' "$pid" $(pgrep -P "$pid") | paste -sd,)
+    perf stat -x, -e task-clock,raw_syscalls:sys_enter -p "$pids" -o "$stat" -- sleep "$DURATION" &
     local perf_pid=$!
     out=$(BENCH_PATHS=$list wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$BENCH/paths.lua" \
         "http://127.0.0.1:$port" | grep '^BENCH')

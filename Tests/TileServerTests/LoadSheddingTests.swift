@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TileHTTP
+import TileProviders
 @testable import TileServer
 import TestThreads
 
@@ -60,6 +61,46 @@ import TestThreads
         let page = try await service.get("/metrics")
         let exposition = try PrometheusExposition(String(decoding: page.body, as: UTF8.self))
         #expect(exposition.sum("tilelayer_requests_shed_total", matching: ["layer": "slow"]) >= 1)
+    }
+
+    /// An asynchronous source that answers two tiles at a time, 50 ms each, awaiting (as an
+    /// upstream does): the render threads and the workers have nothing queued meanwhile.
+    actor TwoAtATime: AsyncTileProvider {
+        private var busy = 0
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func requestTile(_ request: TileRequest) async throws(TileProviderError) -> TileResult {
+            if busy == 2 { await withCheckedContinuation { waiting.append($0) } } else { busy += 1 }
+            try? await Task.sleep(for: .milliseconds(50))
+            if waiting.isEmpty { busy -= 1 } else { waiting.removeFirst().resume() }
+            return CountingProvider.solid(x: request.tile.x, y: request.tile.y, zoom: request.tile.z, size: 16)
+        }
+    }
+
+    /// The wait a new request faces is the service's cold requests in flight over the rate they
+    /// are answered, wherever they wait: 200 tiles of a source that answers 40 a second are five
+    /// seconds of waiting though no queue of threads is long (the requests wait inside the
+    /// source, as composites wait on one another's renders).
+    @Test func requestsWaitingInsideASourceAreShedToo() async throws {
+        var registry = SourceRegistry()
+        let provider = TwoAtATime()
+        registry.register("paced") { _, _ in .async(provider) }
+        let yaml = """
+        server:
+          workers: {threads: 2, maxWaitSeconds: 0.5}
+        layers:
+          - {name: paced, source: {type: paced}, maxZoom: 12}
+        """
+        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
+        let service = TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
+                                  logger: Fixtures.logger)
+        for x in 0 ..< 200 { _ = try service.answerOnLoop("/paced/12/\(x + 10)/5.png") }
+        var probe = 0
+        let refused = try await eventually {
+            probe += 1
+            return (try? service.answerOnLoop("/paced/12/\(probe)/900.png"))?.status == .serviceUnavailable
+        }
+        #expect(refused, "no cold request was refused while 200 waited inside the source")
     }
 
     @Test func sheddingCanBeTurnedOff() async throws {

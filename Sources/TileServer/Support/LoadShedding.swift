@@ -1,3 +1,4 @@
+import Sockets
 import Synchronization
 
 /// Load shedding: new cold work — a tile or a view that is not in memory — is refused at once
@@ -23,22 +24,46 @@ final class LoadShedding: Sendable {
     /// so a flood of refusals cannot take the event loops from the requests still served.
     static let restSeconds = 1.0
 
-    /// Cold requests taken and not yet answered.
-    private let inFlight = Atomic<Int>(0)
+    private struct State {
+        /// Cold requests taken and not yet answered.
+        var inFlight = 0
+        /// How fast they are answered while others wait (`QueueThroughput`).
+        var answers = QueueThroughput(now: Monotonic.nanoseconds)
+    }
+
+    private let state = Mutex(State())
 
     /// A cold request was taken (queued for the workers).
-    func admitted() { inFlight.add(1, ordering: .relaxed) }
+    func admitted() {
+        state.withLock { state in
+            state.answers.queued(behind: state.inFlight, at: Monotonic.nanoseconds)
+            state.inFlight += 1
+        }
+    }
+
     /// A cold request taken was answered.
-    func answered() { inFlight.subtract(1, ordering: .relaxed) }
+    func answered() {
+        state.withLock { state in
+            state.inFlight -= 1
+            state.answers.finished(at: Monotonic.nanoseconds, waiting: state.inFlight)
+        }
+    }
 
     /// The `Retry-After` (seconds: the expected wait, rounded up) for cold work arriving now,
     /// and the wait, or nil to take it: fewer than `minimumInFlight` cold requests are in
-    /// flight, or the longer expected wait of `workers` and of `renders` (the render threads,
-    /// for work that renders or awaits an asynchronous source) is within `maxWait` (0 turns
-    /// shedding off) or not known yet.
+    /// flight, or the longest expected wait is within `maxWait` (0 turns shedding off) or not
+    /// known yet. The waits: of `workers`, of `renders` (the render threads, for work that
+    /// renders or awaits an asynchronous source), and of the service's cold requests as a
+    /// whole — those in flight over the rate they are answered (Little's law) — which is what
+    /// a composite waits for: its render is many short jobs on the render threads, each of
+    /// which waits little, interleaved with the jobs of every other composite in flight.
     func refusal(maxWait: Double, workers: WorkerPool, renders: RenderExecutor?) -> (retryAfter: Int, wait: Double)? {
-        guard maxWait > 0, inFlight.load(ordering: .relaxed) >= Self.minimumInFlight else { return nil }
-        let wait = max(workers.expectedWait ?? 0, renders?.expectedWait ?? 0)
+        guard maxWait > 0 else { return nil }
+        let (inFlight, requests) = state.withLock { state in
+            (state.inFlight, state.answers.expectedWait(waiting: state.inFlight, at: Monotonic.nanoseconds))
+        }
+        guard inFlight >= Self.minimumInFlight else { return nil }
+        let wait = max(workers.expectedWait ?? 0, renders?.expectedWait ?? 0, requests ?? 0)
         guard wait > maxWait else { return nil }
         return (min(Self.maxRetryAfter, max(1, Int(wait.rounded(.up)))), wait)
     }
