@@ -18,8 +18,8 @@ COUNT=${COUNT:-5000}; CONNECTIONS=${CONNECTIONS:-16}; DURATION=${DURATION:-10}
 source "$root/scripts/bench/cpu-ticks.sh"
 data="$root/../shared/data/bluemarble.mbtiles"
 [[ -f $data ]] || { echo "bench-redis.sh: $data not found" >&2; exit 1; }
-for tool in redis-server redis-benchmark wrk python3 sqlite3; do
-    command -v "$tool" >/dev/null || { echo "bench-redis.sh: $tool not found (apt-get install redis-server wrk sqlite3)" >&2; exit 1; }
+for tool in redis-server redis-benchmark redis-cli wrk python3 sqlite3 curl; do
+    command -v "$tool" >/dev/null || { echo "bench-redis.sh: $tool not found (apt-get install redis-server wrk sqlite3 curl)" >&2; exit 1; }
 done
 if [ "${BUILD:-1}" = 1 ]; then (cd "$root" && swift build -c release --product tilelayer 2>&1 | tail -1); fi
 work=$(mktemp -d /tmp/bench-redis.XXXXXX)

@@ -242,12 +242,16 @@ if [ "${FIGURES:-0}" = 1 ]; then
     # The same Redis hit against a plain client's GET of its value, both one request at a time
     # on one connection from Python (scripts/bench/seq-client.py, redis-seq-client.py).
     key="$(redis-cli -p "$redis_port" --scan --pattern 'tilelayer:tile:relief-redis-only:*:2/2/1@2x' | head -1)"
-    echo "/relief-redis-only/2/2/1@2x.png" >"$work/redis-hit-path"; echo "$key" >"$work/redis-hit-key"
-    hit="$(python3 "$root/scripts/bench/seq-client.py" "$port_a" "$work/redis-hit-path" 500 | grep '^SEQ')"
-    get="$(python3 "$root/scripts/bench/redis-seq-client.py" "$redis_port" "$work/redis-hit-key" 500 | grep '^SEQ')"
-    p50() { sed 's/.*p50_us=\([0-9]*\).*/\1/' <<<"$1"; }
-    echo "FIGURE  Redis hit, Python client: p50 $(p50 "$hit") µs; a plain GET of its value ($key): p50 $(p50 "$get") µs;" \
-        "ratio $(python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.2f}')" "$(p50 "$hit")" "$(p50 "$get")")x"
+    if [ -z "$key" ]; then
+        echo "FIGURE  no Redis key for relief-redis-only 2/2/1@2x: no comparison with a plain GET"
+    else
+        echo "/relief-redis-only/2/2/1@2x.png" >"$work/redis-hit-path"; echo "$key" >"$work/redis-hit-key"
+        hit="$(python3 "$root/scripts/bench/seq-client.py" "$port_a" "$work/redis-hit-path" 500 | grep '^SEQ')"
+        get="$(python3 "$root/scripts/bench/redis-seq-client.py" "$redis_port" "$work/redis-hit-key" 500 | grep '^SEQ')"
+        p50() { sed 's/.*p50_us=\([0-9]*\).*/\1/' <<<"$1"; }
+        echo "FIGURE  Redis hit, Python client: p50 $(p50 "$hit") µs; a plain GET of its value ($key): p50 $(p50 "$get") µs;" \
+            "ratio $(python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.2f}')" "$(p50 "$hit")" "$(p50 "$get")")x"
+    fi
 fi
 
 echo "== $failures failed"

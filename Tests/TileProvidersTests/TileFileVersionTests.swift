@@ -12,7 +12,13 @@ import TestThreads
 @Suite(.ownThreads, .timeLimit(.minutes(1))) struct TileFileVersionTests {
     private func file(_ bytes: [UInt8]) throws -> (path: String, remove: () -> Void) {
         let path = NSTemporaryDirectory() + "version-\(UUID().uuidString).png"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        // Written through a close-on-exec descriptor: a process another test spawns meanwhile
+        // must not inherit it open for writing, or the kernel refuses this file a read lease.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        try #require(written == bytes.count)
         return (path, { try? FileManager.default.removeItem(atPath: path) })
     }
 

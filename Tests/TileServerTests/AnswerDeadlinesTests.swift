@@ -8,15 +8,6 @@ import TileHTTP
 @Suite struct AnswerDeadlinesTests {
     final class Captured: Sendable {}
 
-    /// Polls `condition` every 10 ms for up to `seconds`.
-    func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
-        for _ in 0 ..< Int(seconds * 100) {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     @Test func aDueDeadlineFiresOnceAndARemovedOneNever() async throws {
         let deadlines = AnswerDeadlines()
         let fired = Atomic<Int>(0), removedFired = Atomic<Int>(0)
@@ -28,7 +19,7 @@ import TileHTTP
         try await Task.sleep(for: .seconds(2 * AnswerDeadlines.sweepInterval))
         #expect(fired.load(ordering: .relaxed) == 1)
         #expect(removedFired.load(ordering: .relaxed) == 0)
-        // Sweeps stop while nothing waits, and start again for a new deadline.
+        // A deadline added once none waits is swept too.
         _ = deadlines.add(after: 0) { fired.add(1, ordering: .relaxed) }
         #expect(try await eventually { fired.load(ordering: .relaxed) == 2 })
     }

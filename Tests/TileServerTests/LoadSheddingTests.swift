@@ -77,19 +77,22 @@ import TestThreads
         }
     }
 
-    /// The wait a new request faces is the service's cold requests in flight over the rate they
-    /// are answered, wherever they wait: 200 tiles of a source that answers 40 a second are five
-    /// seconds of waiting though no queue of threads is long (the requests wait inside the
-    /// source, as composites wait on one another's renders).
+    /// The wait a new request faces includes its layer's cold requests in flight over the rate
+    /// they are answered, wherever they wait: 200 tiles of a source that answers 40 a second are
+    /// five seconds of waiting though no queue of threads is long (the requests wait inside the
+    /// source, as composites wait on one another's renders). Another layer's cold tiles are
+    /// not shed for it.
     @Test func requestsWaitingInsideASourceAreShedToo() async throws {
         var registry = SourceRegistry()
         let provider = TwoAtATime()
         registry.register("paced") { _, _ in .async(provider) }
+        registry.register("quick") { _, _ in .sync(CountingProvider { x, y, zoom in CountingProvider.solid(x: x, y: y, zoom: zoom, size: 16) }) }
         let yaml = """
         server:
           workers: {threads: 2, maxWaitSeconds: 0.5}
         layers:
           - {name: paced, source: {type: paced}, maxZoom: 12}
+          - {name: quick, source: {type: quick}, maxZoom: 12}
         """
         let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
         let service = TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
@@ -101,6 +104,8 @@ import TestThreads
             return (try? service.answerOnLoop("/paced/12/\(probe)/900.png"))?.status == .serviceUnavailable
         }
         #expect(refused, "no cold request was refused while 200 waited inside the source")
+        let other = try service.answerOnLoop("/quick/12/7/7.png")
+        #expect(other?.status != .serviceUnavailable, "another layer's cold tile was shed for the slow one")
     }
 
     @Test func sheddingCanBeTurnedOff() async throws {

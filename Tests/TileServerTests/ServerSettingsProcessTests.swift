@@ -24,6 +24,7 @@ import TestThreads
           port: 0
           transport: \(transport.rawValue)
           adminToken: s3cret
+          cors: "*"
           limits: {headerFields: 8, bodyBytes: 10}
           timeouts: {idleSeconds: 1, answerSeconds: 1}
           log: {level: notice, access: false}
@@ -62,11 +63,14 @@ import TestThreads
         #expect(idle.request("/0/0/0.png")?.status == 200)
         #expect(idle.ending() == .endOfFile, "closed within \(Self.boundSeconds) s, with nothing sent")
 
-        // timeouts.answerSeconds: 1 (default 30). An upstream 10 s away: 503 with Retry-After, then a close.
+        // timeouts.answerSeconds: 1 (default 30). An upstream 10 s away: the tile's own 503 (its
+        // deadline comes before the connection's, so it carries the layer's CORS header) with
+        // Retry-After, then a close.
         let waiting = try RawHTTPClient(port: serve.port, timeoutSeconds: Self.boundSeconds)
-        let late = waiting.request("/slow/1/0/0.png")
+        let late = waiting.request("/slow/1/0/0.png", headers: ["Origin: https://app.example.org"])
         #expect(late?.status == 503, "\(late.map { "\($0.status) \($0.text)" } ?? "no answer within \(Self.boundSeconds) s")")
         #expect(late?.header("Retry-After") != nil)
+        #expect(late?.header("Access-Control-Allow-Origin") == "*", "the connection's 503, not the tile's: \(late?.text ?? "")")
         #expect(waiting.ending() == .endOfFile)
 
         serve.signal(SIGKILL)

@@ -79,8 +79,11 @@ public final class URLTileProvider: AsyncTileProvider, @unchecked Sendable {
         // of making its request, which a busy executor may delay); then one deadline for the
         // request's head and body together.
         guard await slots.acquire(patience: 2 * settings.totalTimeout) else {
-            metrics.failed(.timeout)
-            logger.warning("upstream busy: no request slot in time", metadata: ["url": "\(url)"])
+            // A task cancelled while it waited (its answer went elsewhere) is no upstream failure.
+            if !Task.isCancelled {
+                metrics.failed(.timeout)
+                logger.warning("upstream busy: no request slot in time", metadata: ["url": "\(url)"])
+            }
             return .unavailable(retryAfter: settings.retryAfter)
         }
         let headers = [("User-Agent", settings.userAgent)] + settings.headers.map { ($0.key, $0.value) }

@@ -18,7 +18,7 @@ extension TileEndpoint {
         if case .async = layer.source { native = false }
         let renders = native ? nil : RenderExecutor.shared
         let shedding = core.shedding
-        if let shed = shedding.refusal(maxWait: server.workerMaxWait, workers: workers, renders: renders) {
+        if let shed = shedding.refusal(layer: layer.name, maxWait: server.workerMaxWait, workers: workers, renders: renders) {
             if let held, held.mayServeUnchecked(lifetime: layer.memoryLifetime, now: LayerDiskTier.now(),
                                                since: layer.recheckedSince) {
                 refused?(true)
@@ -32,10 +32,10 @@ extension TileEndpoint {
             refusal.restSeconds = LoadShedding.restSeconds
             return noted(refusal, cacheUse: .notHit(cached: layer.cachesInMemory))
         }
-        let answer = DeferredAnswer(completion, whenAnswered: { shedding.answered() })
-        shedding.admitted()
+        let answer = DeferredAnswer(completion, whenAnswered: { shedding.answered(layer: layer.name) })
+        shedding.admitted(layer: layer.name)
         guard workers.submit({ if let now = work(answer.handler) { answer.deliver(now) } }) else {
-            shedding.answered()
+            shedding.answered(layer: layer.name)
             refused?(false)
             return errorAnswer(.unavailable("the server is busy; retry later", retryAfter: 1), to: plan.request, cors: plan.cors)
         }

@@ -105,14 +105,15 @@ public final class TileService: HTTPResponder {
             var whenAnswered: (@Sendable () -> Void)?
             if case .staticMap(let view) = route {
                 let shedding = core.shedding
-                if let shed = shedding.refusal(maxWait: state.server.workerMaxWait, workers: workers, renders: .shared) {
+                if let shed = shedding.refusal(layer: view.layer, maxWait: state.server.workerMaxWait, workers: workers,
+                                               renders: .shared) {
                     pipeline.metrics[view.layer]?.shed.increment()
                     var refusal = errorAnswer(.unavailable("the server is busy; retry later", retryAfter: shed.retryAfter), to: request)
                     refusal.restSeconds = LoadShedding.restSeconds
                     return refusal.labelled(route)
                 }
-                shedding.admitted()
-                whenAnswered = { shedding.answered() }
+                shedding.admitted(layer: view.layer)
+                whenAnswered = { shedding.answered(layer: view.layer) }
             }
             let answerOnce = DeferredAnswer({ completion($0.labelled(route)) }, whenAnswered: whenAnswered)
             let queued = workers.submit { [self] in

@@ -2,11 +2,14 @@ import Sockets
 import Synchronization
 
 /// Load shedding: new cold work — a tile or a view that is not in memory — is refused at once
-/// (503 with `Retry-After`, never stored) while the workers or the render threads are so far
-/// behind that it would wait longer than `server.workers.maxWaitSeconds` to start. Memory hits,
-/// and requests that join a fill under way, add no work and are never shed. The expected wait
-/// is each queue's length over its recent throughput (`QueueThroughput`), so it follows the
-/// work's real cost: a queue of cheap reads is long before it sheds, one of composites short.
+/// (503 with `Retry-After`, never stored) while it would wait longer than
+/// `server.workers.maxWaitSeconds`. Memory hits, and requests that join a fill under way, add no
+/// work and are never shed. Three waits are estimated, each as a length over a recent rate
+/// (Little's law, `QueueThroughput`), so each follows the work's real cost: the workers' queue,
+/// the render threads' queue, and the layer's own cold requests in flight over the rate they
+/// are answered — what a composite waits for, its render being many short jobs interleaved
+/// with every other composite's, and what an upstream's tiles wait for inside its
+/// `maxConcurrency`. The last is the layer's alone: one slow layer does not shed the others.
 /// Nothing is shed while the service has fewer than `minimumInFlight` cold requests of its own
 /// in flight: a queue that long is one big view's renders (or another service's, in a process
 /// that runs several), and refusing the few requests it has would relieve nothing. A refused
@@ -24,43 +27,53 @@ final class LoadShedding: Sendable {
     /// so a flood of refusals cannot take the event loops from the requests still served.
     static let restSeconds = 1.0
 
-    private struct State {
-        /// Cold requests taken and not yet answered.
+    /// One layer's cold requests (or the views', under no layer).
+    private struct Requests {
+        /// Taken and not yet answered.
         var inFlight = 0
-        /// How fast they are answered while others wait (`QueueThroughput`).
+        /// How fast they are answered while others wait.
         var answers = QueueThroughput(now: Monotonic.nanoseconds)
+    }
+
+    private struct State {
+        /// The service's cold requests taken and not yet answered.
+        var inFlight = 0
+        var layers: [String: Requests] = [:]
     }
 
     private let state = Mutex(State())
 
-    /// A cold request was taken (queued for the workers).
-    func admitted() {
+    /// A cold request of `layer` was taken (queued for the workers).
+    func admitted(layer: String) {
         state.withLock { state in
-            state.answers.queued(behind: state.inFlight, at: Monotonic.nanoseconds)
             state.inFlight += 1
+            var requests = state.layers[layer] ?? Requests()
+            requests.answers.queued(behind: requests.inFlight, at: Monotonic.nanoseconds)
+            requests.inFlight += 1
+            state.layers[layer] = requests
         }
     }
 
-    /// A cold request taken was answered.
-    func answered() {
+    /// A cold request of `layer` taken was answered.
+    func answered(layer: String) {
         state.withLock { state in
             state.inFlight -= 1
-            state.answers.finished(at: Monotonic.nanoseconds, waiting: state.inFlight)
+            guard var requests = state.layers[layer] else { return }
+            requests.inFlight -= 1
+            requests.answers.finished(at: Monotonic.nanoseconds, waiting: requests.inFlight)
+            state.layers[layer] = requests
         }
     }
 
-    /// The `Retry-After` (seconds: the expected wait, rounded up) for cold work arriving now,
-    /// and the wait, or nil to take it: fewer than `minimumInFlight` cold requests are in
-    /// flight, or the longest expected wait is within `maxWait` (0 turns shedding off) or not
-    /// known yet. The waits: of `workers`, of `renders` (the render threads, for work that
-    /// renders or awaits an asynchronous source), and of the service's cold requests as a
-    /// whole — those in flight over the rate they are answered (Little's law) — which is what
-    /// a composite waits for: its render is many short jobs on the render threads, each of
-    /// which waits little, interleaved with the jobs of every other composite in flight.
-    func refusal(maxWait: Double, workers: WorkerPool, renders: RenderExecutor?) -> (retryAfter: Int, wait: Double)? {
+    /// The `Retry-After` (seconds: the expected wait, rounded up) for cold work of `layer`
+    /// arriving now, and the wait, or nil to take it: fewer than `minimumInFlight` cold requests
+    /// are in flight, or the longest expected wait — of `workers`, of `renders` (the render
+    /// threads, for work that renders or awaits an asynchronous source), of the layer's own
+    /// requests — is within `maxWait` (0 turns shedding off) or not known yet.
+    func refusal(layer: String, maxWait: Double, workers: WorkerPool, renders: RenderExecutor?) -> (retryAfter: Int, wait: Double)? {
         guard maxWait > 0 else { return nil }
         let (inFlight, requests) = state.withLock { state in
-            (state.inFlight, state.answers.expectedWait(waiting: state.inFlight, at: Monotonic.nanoseconds))
+            (state.inFlight, state.layers[layer].flatMap { $0.answers.expectedWait(waiting: $0.inFlight, at: Monotonic.nanoseconds) })
         }
         guard inFlight >= Self.minimumInFlight else { return nil }
         let wait = max(workers.expectedWait ?? 0, renders?.expectedWait ?? 0, requests ?? 0)

@@ -3,10 +3,9 @@ import Sockets
 import Synchronization
 
 /// The deadlines of the tile answers not given yet, swept four times a second: a deadline costs
-/// a lock and a table entry, added and removed. A Dispatch timer each (`asyncAfter`) woke
-/// libdispatch's manager thread for every cold tile (7 % of a Redis-tier hit's CPU under perf),
-/// and, being impossible to cancel, kept each answer and what it captured alive until its
-/// deadline, half a minute after it was sent.
+/// a lock and a table entry, added and removed. Not a Dispatch timer each (`asyncAfter`): that
+/// wakes libdispatch's manager thread for every cold tile, and cannot be cancelled, so it keeps
+/// each answer and what it captured alive until its deadline, long after the answer went.
 final class AnswerDeadlines: Sendable {
     /// The process's.
     static let shared = AnswerDeadlines()

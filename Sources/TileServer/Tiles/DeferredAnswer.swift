@@ -20,8 +20,8 @@ final class DeferredAnswer: Sendable {
 
     /// Sends `response`, unless an answer went already.
     func deliver(_ response: HTTPResponse) {
-        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let id = deadline.load(ordering: .acquiring)
+        guard !answered.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let id = deadline.load(ordering: .sequentiallyConsistent)
         if id != 0 { AnswerDeadlines.shared.remove(id) }
         completion(response)
         whenAnswered?()
@@ -36,14 +36,18 @@ final class DeferredAnswer: Sendable {
             guard !answered.load(ordering: .acquiring) else { return }
             deliver(timeout())
         }
-        deadline.store(id, ordering: .releasing)
-        // Answered before the deadline was kept: `deliver` found none to remove.
-        if answered.load(ordering: .acquiring) { AnswerDeadlines.shared.remove(id) }
+        // Sequentially consistent with `deliver`'s exchange and load: one of the two sides sees
+        // the other's write, so an answer given meanwhile never leaves its deadline behind.
+        deadline.store(id, ordering: .sequentiallyConsistent)
+        if answered.load(ordering: .sequentiallyConsistent) { AnswerDeadlines.shared.remove(id) }
     }
 
-    /// The tile deadline for a server whose connections wait `answerSeconds` for an answer: a
-    /// little earlier, so the tile's own 503 is the one sent.
+    /// The tile deadline for a server whose connections wait `answerSeconds` for an answer:
+    /// earlier, so the tile's own 503 is the one sent — by a tenth of it up to a second, and by
+    /// at least two sweeps of either deadline (both are found by sweeps a quarter second
+    /// apart), but never by more than half of it.
     static func tileDeadline(answerSeconds: Double) -> Double {
-        answerSeconds - min(1, answerSeconds / 10)
+        let margin = max(min(1, answerSeconds / 10), 2 * AnswerDeadlines.sweepInterval)
+        return answerSeconds - min(margin, answerSeconds / 2)
     }
 }
