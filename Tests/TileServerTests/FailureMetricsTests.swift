@@ -26,9 +26,7 @@ import TileHTTP
             maxZoom: 5
             cache: {memory: false, disk: \(disk)}
         """
-        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
-        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
-                           logger: Fixtures.logger)
+        return try Fixtures.service(yaml: yaml, registry: registry, folder: folder)
     }
 
     static func provider() -> CountingProvider {

@@ -34,9 +34,7 @@ import TestThreads
         var registry = SourceRegistry()
         registry.register("versioned") { _, _ in .sync(provider) }
         let yaml = "server: {adminToken: s3cret}\nlayers:\n" + layers
-        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
-        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
-                           logger: Fixtures.logger)
+        return try Fixtures.service(yaml: yaml, registry: registry, folder: folder)
     }
 
     func blue(_ service: TileService, _ path: String) async throws -> UInt8? {

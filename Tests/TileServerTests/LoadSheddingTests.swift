@@ -23,9 +23,7 @@ import TestThreads
         layers:
           - {name: slow, source: {type: slow}, maxZoom: 12}
         """
-        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
-        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
-                           logger: Fixtures.logger)
+        return try Fixtures.service(yaml: yaml, registry: registry, folder: folder)
     }
 
     static func provider() -> CountingProvider {
@@ -94,9 +92,7 @@ import TestThreads
           - {name: paced, source: {type: paced}, maxZoom: 12}
           - {name: quick, source: {type: quick}, maxZoom: 12}
         """
-        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
-        let service = TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
-                                  logger: Fixtures.logger)
+        let service = try Fixtures.service(yaml: yaml, registry: registry, folder: folder)
         for x in 0 ..< 200 { _ = try service.answerOnLoop("/paced/12/\(x + 10)/5.png") }
         var probe = 0
         let refused = try await eventually {

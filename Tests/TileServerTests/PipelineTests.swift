@@ -22,9 +22,7 @@ import TilePNG
             maxZoom: 5
         \(layerYAML)
         """
-        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
-        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: Fixtures.logger),
-                           logger: Fixtures.logger)
+        return try Fixtures.service(yaml: yaml, registry: registry, folder: folder)
     }
 
     func decode(_ response: HTTPResponse) throws -> RGBAImage {

@@ -27,8 +27,7 @@ import TestThreads
             maxZoom: 5
             cache: {memory: \(memory), redis: true\(disk ? ", disk: \(folder.path)/disk-\(UUID().uuidString)" : "")}
         """
-        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
-        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: logger), logger: logger)
+        return try Fixtures.service(yaml: yaml, registry: registry, folder: folder, logger: logger)
     }
 
     static func provider() -> CountingProvider {

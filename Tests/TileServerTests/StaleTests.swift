@@ -36,8 +36,7 @@ import TileHTTP
             maxAge: \(maxAge)
             cache: {memory: \(memory)\(disk ? ", disk: \(folder.path)/cache" : "")}
         """
-        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
-        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: logger), logger: logger)
+        return try Fixtures.service(yaml: yaml, registry: registry, folder: folder, logger: logger)
     }
 
     @Test(arguments: [1, 2]) func anExpiredCopyIsServedStaleWithAgeWhenTheSourceFails(mode: Int) async throws {

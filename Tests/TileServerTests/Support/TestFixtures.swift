@@ -46,6 +46,13 @@ enum Fixtures {
         try Configuration.parse(yaml: yaml, file: folder.path + "/tilelayer.yml")
     }
 
+    /// A service on `yaml` whose sources include `registry`'s (test providers).
+    static func service(yaml: String, registry: SourceRegistry, folder: TemporaryFolder,
+                        logger: Logger = Fixtures.logger) throws -> TileService {
+        let configuration = try Configuration.parse(yaml: yaml, file: folder.path + "/t.yml", registry: registry)
+        return TileService(state: try ServiceState(configuration: configuration, registry: registry, logger: logger), logger: logger)
+    }
+
     /// A service over the shipped world layer plus a folder of odd files.
     static func service(extraYAML: String = "", server: String = "", folder: TemporaryFolder) throws -> TileService {
         let yaml = """
