@@ -74,15 +74,7 @@ int clinux_set_thread_nice(int nice) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
-static int threads_numbered;
-static __thread int thread_number = -1;
-
 unsigned clinux_set_thread_fsuid(unsigned uid) { return (unsigned)syscall(SYS_setfsuid, uid); }
-
-int clinux_thread_number(void) {
-    if (thread_number < 0) thread_number = __atomic_fetch_add(&threads_numbered, 1, __ATOMIC_RELAXED);
-    return thread_number;
-}
 
 /// Set once openat2 or RESOLVE_CACHED turned out to be missing or forbidden: no failing call
 /// per request after that.

@@ -118,9 +118,4 @@ int clinux_set_thread_nice(int nice);
 /// and returns the previous one. For tests that act as another user on one thread.
 unsigned clinux_set_thread_fsuid(unsigned uid);
 
-/// A small number for the calling thread, 0, 1, 2… in the order threads first ask, the same
-/// for the thread's life: threads that take turns at a few shared things (event loops at their
-/// readers) start each at its own.
-int clinux_thread_number(void);
-
 #endif

@@ -80,9 +80,6 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
-    /// Whether a transaction is open (SQLite ends one itself when a read in it fails).
-    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-
     /// Whether the last failure was SQLite's "busy"/"locked": another process holds a lock.
     var isBusy: Bool {
         let code = sqlite3_errcode(handle)

@@ -93,7 +93,8 @@ extension TileEndpoint {
     private func fileTile(_ plan: TilePlan, bytes: [UInt8], version: FileVersion, admitted: Bool) -> HTTPResponse? {
         guard let identity = version.identity else { return nil }
         guard admitted else {
-            guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: bytes, version: identity, format: plan.layer.format)
+            guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: bytes, version: identity, format: plan.layer.format,
+                                                                          checked: pipeline.checkedTiles)
             else { return nil }
             return sentPastTheCache(plan, fingerprint, lastModified: identity.modifiedSeconds, body: .bytes(bytes))
         }

@@ -8,16 +8,13 @@ final class TileFingerprint: Sendable {
     /// Strong ETag: XXH64 of the contents, as for every other tile.
     let etag: String
     let lastModifiedText: String
-    /// The length of the contents.
-    let byteCount: Int
     /// The unconditional 200 of this version, head encoded once (its body, the file opened or
     /// the bytes read for each answer, is attached per answer).
     let preparedAnswer = PreparedTileAnswer()
 
-    init(etag: String, lastModifiedText: String, byteCount: Int) {
+    init(etag: String, lastModifiedText: String) {
         self.etag = etag
         self.lastModifiedText = lastModifiedText
-        self.byteCount = byteCount
     }
 }
 
@@ -39,13 +36,15 @@ final class TileFingerprints: Sendable {
     }
 
     /// The fingerprint of `bytes`, the whole of version `identity`, remembered; nil when they are
-    /// not a whole tile of `format` (the caller then takes the ordinary path, which says what is wrong).
-    func fingerprint(of bytes: [UInt8], version identity: FileIdentity, format: TileFormat) -> TileFingerprint? {
+    /// not a whole tile of `format` (walked once per content: `checked`; the caller then takes the
+    /// ordinary path, which says what is wrong).
+    func fingerprint(of bytes: [UInt8], version identity: FileIdentity, format: TileFormat,
+                     checked: CheckedTiles) -> TileFingerprint? {
         if let known = known(identity) { return known }
-        guard format.defect(in: bytes) == nil else { return nil }
-        let made = TileFingerprint(etag: ContentHash.etag(of: bytes),
-                                   lastModifiedText: HTTPDate.format(secondsSince1970: identity.modifiedSeconds),
-                                   byteCount: bytes.count)
+        let hash = ContentHash.xxh64(bytes)
+        guard checked.isWholeTile(bytes, hash: hash, format: format) else { return nil }
+        let made = TileFingerprint(etag: ContentHash.etag(hash: hash),
+                                   lastModifiedText: HTTPDate.format(secondsSince1970: identity.modifiedSeconds))
         // A full table starts over; the old one is released after the lock (this runs on event
         // loops too).
         let dropped = table.withLock { table -> [FileIdentity: TileFingerprint] in
@@ -57,7 +56,4 @@ final class TileFingerprints: Sendable {
         _ = dropped
         return made
     }
-
-    /// Versions remembered now.
-    var count: Int { table.withLock { $0.count } }
 }

@@ -69,7 +69,7 @@ public struct ServedTile: Sendable {
     /// The body's length.
     public var byteCount: Int { content.kept?.count ?? content.held.count }
     /// A gzip-compressed `body` decompressed (made once, here, for clients that do not take
-    /// gzip); nil when `body` is not gzip, or does not decompress (`isCorruptGzip`).
+    /// gzip); nil when `body` is not gzip, or does not decompress.
     public var identityBody: [UInt8]? { content.identityBody }
     /// The upstream's caching headers, passed on instead of the layer's (`cacheControl: upstream`).
     public var upstreamCaching: UpstreamCaching? { content.upstreamCaching }
@@ -101,9 +101,6 @@ public struct ServedTile: Sendable {
     func preparedResponse(layer: Layer, cors: PreparedTileAnswer.CORSKey, make: () -> HTTPResponse) -> HTTPResponse {
         content.preparedAnswer.response(layer: layer, cors: cors, make: make)
     }
-
-    /// Whether `body` looks gzip-compressed but does not decompress.
-    var isCorruptGzip: Bool { isGzip && identityBody == nil }
 
     /// The ETag of `identityBody`: the stored one with a suffix (RFC 9110 §8.8.3: each
     /// representation its own strong validator).
