@@ -20,10 +20,10 @@ import Synchronization
 /// 503). Renders are computation, so as many threads as cores; what may wait on a disk or a
 /// database runs on the workers (`WorkerPool`), never here.
 final class RenderExecutor: TaskExecutor {
-    /// Nice value of the render threads: the lowest priority of the normal class, which still
-    /// gets a share of a busy core (SCHED_IDLE, which gets none, starved renders for a minute
-    /// while a test process kept both cores busy).
-    static let niceness: Int32 = 19
+    /// Nice value of the render threads: a tenth of a busy core's share. Lower priorities kept
+    /// hot tiles faster under a flood of cold ones but starved renders in a busy process
+    /// (docs/performance.md, "Load shedding and faults").
+    static let niceness: Int32 = 10
 
     /// The server's: one thread per core, at least two.
     static let shared = RenderExecutor(threads: max(2, System.coreCount), name: "render")
@@ -47,8 +47,7 @@ final class RenderExecutor: TaskExecutor {
                 #if os(Linux)
                 clinux_name_thread("\(name)-\(index)")
                 // Renders are cold work: below the event loops, so memory hits keep flowing
-                // while renders take every idle core. Under scripts/bench-shedding.sh's flood
-                // hot tiles kept 76 % of their req/s with renders at nice 10, 80 % at 19.
+                // while renders take every idle core.
                 _ = clinux_set_thread_nice(Self.niceness)
                 #endif
                 runJobs()
