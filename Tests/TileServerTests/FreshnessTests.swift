@@ -11,6 +11,7 @@ import TestHTTPClient
 import Testing
 import TileGeometry
 import TileHTTP
+import Sockets
 import TileCache
 import TilePNG
 import TileProviders
@@ -228,6 +229,34 @@ import TestThreads
         #expect(try await service.get("/d/1/1/0.png").body == Self.old, "a tile that appeared")
         #expect(try await service.get("/d/0/0/0@2x.png").headers[.eTag] != retina.headers[.eTag],
                 "the @2x made from a changed child is made again")
+    }
+
+    /// A tile file read before a partial clear of its layer and stored after it (the read
+    /// raced the clear; a full clear moves the layer to a new generation instead) is checked
+    /// against its file at the next request: the file replaced meanwhile is what is served.
+    @Test func aTileReadBeforeAPartialClearIsCheckedAgain() async throws {
+        folder.write("tiles/1/0/0.png", Self.old)
+        let service = try service("  - {name: d, source: {type: directory, path: \(folder.path)/tiles}, cache: {revalidateSeconds: 3600}}")
+        let layer = try #require(service.state.layers["d"])
+        let files = try #require(layer.fileSource)
+        let tile = TileCoordinate(z: 1, x: 0, y: 0)
+        // The read, as the tile endpoint makes it: the file found, its version noted.
+        let readAt = Monotonic.nanoseconds
+        guard case .opened(let file) = files.tileFileWithoutWaiting(for: TileRequest(tile: tile)) else {
+            Issue.record("the tile file was not opened")
+            return
+        }
+        let version = FileVersion(path: file.path, identity: file.identity, local: files.opensWithoutWaiting)
+        // Meanwhile the file is replaced and zoom 1 cleared.
+        replace("tiles/1/0/0.png", with: Self.new)
+        #expect(try await service.clearCache(layer: "d", where: { $0.tile.z == 1 }).get() != nil)
+        // Then what was read is stored.
+        let key = TilePipeline.stamped(TileKey(layer: "d", tile: tile, scale: 1, variables: [:]), layer: layer)
+        let read = ServedTile(body: Self.old, contentHash: ContentHash.xxh64(Self.old), lastModified: file.modified)
+        service.pipeline.store(TileFill(result: .success(.tile(read)), validator: version, readAt: readAt), for: key, layer: layer)
+
+        let after = try await service.get("/d/1/0/0.png")
+        #expect(Bool(after.body == Self.new), "the version read before the clear was served as checked")
     }
 
     /// A rewrite in place racing a stream of requests over a live connection: every 200 is one

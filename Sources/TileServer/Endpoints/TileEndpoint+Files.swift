@@ -1,3 +1,4 @@
+import Sockets
 import TileCache
 import TileHTTP
 import TileProviders
@@ -30,19 +31,24 @@ extension TileEndpoint {
             }
         }
         let request = TileRequest(tile: plan.key.tile, variables: plan.key.variables)
+        let readAt = Monotonic.nanoseconds
         switch files.tileFileWithoutWaiting(for: request) {
         case .missing:
-            return missingFileTile(plan, path: files.path(for: request), files: files)
+            return missingFileTile(plan, path: files.path(for: request), files: files, readAt: readAt)
         case .mustWait:
-            return onWorkers(plan, completion: completion) { [self] _ in fileTileAnswerWaiting(plan, files: files, found: nil) }
+            return onWorkers(plan, completion: completion) { [self] _ in
+                fileTileAnswerWaiting(plan, files: files, found: nil, readAt: readAt)
+            }
         case .opened(let file):
-            if let now = fileTileWithoutWaiting(plan, file, files: files) { return now }
-            return onWorkers(plan, completion: completion) { [self] _ in fileTileAnswerWaiting(plan, files: files, found: file) }
+            if let now = fileTileWithoutWaiting(plan, file, files: files, readAt: readAt) { return now }
+            return onWorkers(plan, completion: completion) { [self] _ in
+                fileTileAnswerWaiting(plan, files: files, found: file, readAt: readAt)
+            }
         }
     }
 
     /// The answer for `file` when it needs no wait; nil when a worker must make it.
-    private func fileTileWithoutWaiting(_ plan: TilePlan, _ file: TileFile, files: any FileTileProvider) -> HTTPResponse? {
+    private func fileTileWithoutWaiting(_ plan: TilePlan, _ file: TileFile, files: any FileTileProvider, readAt: UInt64) -> HTTPResponse? {
         let admitted = plan.layer.cachesInMemory && pipeline.admits(plan.key, byteCount: file.size)
         let settling = file.identity.isSettling(at: LayerDiskTier.now())
         if !admitted, !settling, let known = pipeline.fileFingerprints.known(file.identity) {
@@ -58,25 +64,25 @@ extension TileEndpoint {
         }
         guard let bytes = file.readVersionWithoutWaiting(settling: settling) else { return nil }
         let version = FileVersion(path: file.path, identity: file.identity, local: files.opensWithoutWaiting)
-        return fileTile(plan, bytes: bytes, version: version, admitted: admitted)
+        return fileTile(plan, bytes: bytes, version: version, admitted: admitted, readAt: readAt)
     }
 
     /// The answer for a tile file that must be opened or read on a worker: read whole as one
     /// version (`TileFile.readVersion`), stored when the memory cache takes it in, else sent
     /// from its bytes; a file that is not a tile of the layer's format is a 502 naming it, one
-    /// that kept changing while read a 503.
-    func fileTileAnswerWaiting(_ plan: TilePlan, files: any FileTileProvider, found: TileFile?) -> HTTPResponse {
+    /// that kept changing while read a 503. `readAt`: when the request looked for the file.
+    func fileTileAnswerWaiting(_ plan: TilePlan, files: any FileTileProvider, found: TileFile?, readAt: UInt64) -> HTTPResponse {
         let request = TileRequest(tile: plan.key.tile, variables: plan.key.variables)
         let read: Result<(TileResult, (any TileValidator)?), TileProviderError>
         do throws(TileProviderError) {
             let opened = if let found { found } else { try files.tileFile(for: request) }
             guard let file = opened else {
-                return missingFileTile(plan, path: files.path(for: request), files: files)
+                return missingFileTile(plan, path: files.path(for: request), files: files, readAt: readAt)
             }
             let (bytes, identity) = try file.readVersion(settling: file.identity.isSettling(at: LayerDiskTier.now()))
             let version = FileVersion(path: file.path, identity: identity, local: files.opensWithoutWaiting)
             let admitted = plan.layer.cachesInMemory && pipeline.admits(plan.key, byteCount: bytes.count)
-            if let answer = fileTile(plan, bytes: bytes, version: version, admitted: admitted) { return answer }
+            if let answer = fileTile(plan, bytes: bytes, version: version, admitted: admitted, readAt: readAt) { return answer }
             read = .success((.tile(Tile(data: bytes, lastModified: identity.modifiedSeconds)), version))
         } catch {
             read = .failure(error)
@@ -89,8 +95,8 @@ extension TileEndpoint {
 
     /// The answer for `bytes`, the whole of `version` of the tile's file: stored in the memory
     /// cache when `admitted`, else sent as they are under the version's fingerprint; nil when
-    /// they are not a tile of the layer's format.
-    private func fileTile(_ plan: TilePlan, bytes: [UInt8], version: FileVersion, admitted: Bool) -> HTTPResponse? {
+    /// they are not a tile of the layer's format. `readAt`: when the file was looked for.
+    private func fileTile(_ plan: TilePlan, bytes: [UInt8], version: FileVersion, admitted: Bool, readAt: UInt64) -> HTTPResponse? {
         guard let identity = version.identity else { return nil }
         guard admitted else {
             guard let fingerprint = pipeline.fileFingerprints.fingerprint(of: bytes, version: identity, format: plan.layer.format,
@@ -102,7 +108,8 @@ extension TileEndpoint {
         guard pipeline.checkedTiles.isWholeTile(bytes, hash: hash, format: plan.layer.format) else { return nil }
         plan.counters?.countPastTheCache(cached: true)
         let tile = ServedTile(body: bytes, contentHash: hash, lastModified: identity.modifiedSeconds)
-        let entry = pipeline.store(TileFill(result: .success(.tile(tile)), validator: version), for: plan.key, layer: plan.layer)
+        let entry = pipeline.store(TileFill(result: .success(.tile(tile)), validator: version, readAt: readAt),
+                                   for: plan.key, layer: plan.layer)
         return answer(plan, entry?.outcome ?? .tile(tile), cacheUse: .notHit(cached: true))
     }
 
@@ -118,12 +125,12 @@ extension TileEndpoint {
 
     /// "No tile" for a file that is not there, kept in memory (checked against the path's
     /// absence like a tile against its file) by a layer with a memory cache.
-    private func missingFileTile(_ plan: TilePlan, path: String, files: any FileTileProvider) -> HTTPResponse {
+    private func missingFileTile(_ plan: TilePlan, path: String, files: any FileTileProvider, readAt: UInt64) -> HTTPResponse {
         let cached = plan.layer.cachesInMemory
         plan.counters?.countPastTheCache(cached: cached)
         if cached {
-            pipeline.store(TileFill(result: .success(.noTile), validator: FileVersion(path: path, identity: nil, local: files.opensWithoutWaiting)),
-                           for: plan.key, layer: plan.layer)
+            let absent = FileVersion(path: path, identity: nil, local: files.opensWithoutWaiting)
+            pipeline.store(TileFill(result: .success(.noTile), validator: absent, readAt: readAt), for: plan.key, layer: plan.layer)
         }
         return answer(plan, .noTile, cacheUse: .notHit(cached: cached))
     }

@@ -10,6 +10,11 @@ struct TileFill: Sendable {
     /// The memory cache's entry, kept once its source was found unchanged (`TilePipeline.fill`):
     /// a hit, whose check of its files took a worker.
     var isRevalidatedEntry = false
+    /// When the file it holds was found (monotonic nanoseconds), for a tile read straight from
+    /// its file and stored with `TilePipeline.store`: its entry counts as checked then, not when
+    /// stored, so a read that raced a clear is checked again at the next request (a clear asks
+    /// for a check of everything checked before it: `Layer.recheckSources`).
+    var readAt: UInt64?
 
     /// How the cache took part in an answer from this fill: `use`, or a hit for a revalidated entry.
     func cacheUse(_ use: TileCacheUse) -> TileCacheUse { isRevalidatedEntry ? .hit : use }
@@ -20,7 +25,7 @@ struct TileFill: Sendable {
     /// arena (a layer without a memory cache only shares the fill with its waiters: no copy).
     func entry(now: Int, keptInArena: Bool) -> Result<CacheFillResult<CachedOutcome>, TileFailure> {
         result.map { outcome in
-            let validatedAt = Monotonic.nanoseconds
+            let validatedAt = readAt ?? Monotonic.nanoseconds
             switch outcome {
             case .unavailable:
                 return .doNotStore(CachedOutcome(outcome, now: now))
