@@ -216,7 +216,12 @@ import TestThreads
 
     @Test(arguments: IOTransport.available)
     func shutdownClosesIdleConnectionsAndStopsAccepting(transport: IOTransport) async throws {
-        let live = try LiveServer(responder: try Fixtures.service(folder: folder)) { $0.transport = transport }
+        // A port below the ephemeral range (32768 up on Linux): once this server lets it go, no
+        // other test's server (port 0) can be given it before the refused connect below.
+        let responder = try Fixtures.service(folder: folder)
+        let live = try #require((20_000 ..< 32_000).shuffled().prefix(50).lazy.compactMap { port in
+            try? LiveServer(responder: responder) { $0.transport = transport; $0.port = port }
+        }.first)
         let client = try RawHTTPClient(port: live.port)
         #expect(client.request("/healthz")?.status == 200)
         await live.stop()
