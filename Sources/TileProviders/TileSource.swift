@@ -51,16 +51,13 @@ public struct SyncProviderAdapter: AsyncTileProvider {
 /// when it has work (libdispatch overcommits serial queues). Not `DispatchQueue.global()`: on
 /// Linux that pool also runs Swift concurrency's jobs and adds only about a thread a second
 /// while its threads block, so reads waiting there on a disk held up the very renders that
-/// awaited them. At most `count` such calls run at once. What runs here is cold work, so the
-/// lanes have background QoS, which libdispatch on Linux runs at nice 10: memory hits on the
-/// event loops go first (a composite member drawn here took a quarter of the CPU at nice 0
-/// under scripts/bench-shedding.sh's flood).
+/// awaited them. At most `count` such calls run at once.
 package enum BlockingLanes {
     static let count = 16
     /// Each lane's number, set on it (`DispatchQueue.getSpecific`): whether code runs on one.
     package static let lane = DispatchSpecificKey<Int>()
     private static let lanes = (0 ..< count).map { index in
-        let queue = DispatchQueue(label: "tilelayer-blocking-\(index)", qos: .background)
+        let queue = DispatchQueue(label: "tilelayer-blocking-\(index)")
         queue.setSpecific(key: lane, value: index)
         return queue
     }
