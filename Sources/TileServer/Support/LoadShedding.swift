@@ -27,42 +27,35 @@ final class LoadShedding: Sendable {
     /// so a flood of refusals cannot take the event loops from the requests still served.
     static let restSeconds = 1.0
 
-    /// One layer's cold requests (or the views', under no layer).
+    /// One layer's cold requests (a view's count under its layer).
     private struct Requests {
         /// Taken and not yet answered.
         var inFlight = 0
         /// How fast they are answered while others wait.
         var answers = QueueThroughput(now: Monotonic.nanoseconds)
+
+        mutating func admit(at now: UInt64) {
+            answers.queued(behind: inFlight, at: now)
+            inFlight += 1
+        }
+
+        mutating func answer(at now: UInt64) {
+            inFlight -= 1
+            answers.finished(at: now, waiting: inFlight)
+        }
     }
 
-    private struct State {
-        /// The service's cold requests taken and not yet answered.
-        var inFlight = 0
-        var layers: [String: Requests] = [:]
-    }
-
-    private let state = Mutex(State())
+    /// Each layer's cold requests; the service's in flight are their sum.
+    private let layers = Mutex<[String: Requests]>([:])
 
     /// A cold request of `layer` was taken (queued for the workers).
     func admitted(layer: String) {
-        state.withLock { state in
-            state.inFlight += 1
-            var requests = state.layers[layer] ?? Requests()
-            requests.answers.queued(behind: requests.inFlight, at: Monotonic.nanoseconds)
-            requests.inFlight += 1
-            state.layers[layer] = requests
-        }
+        layers.withLock { $0[layer, default: Requests()].admit(at: Monotonic.nanoseconds) }
     }
 
     /// A cold request of `layer` taken was answered.
     func answered(layer: String) {
-        state.withLock { state in
-            state.inFlight -= 1
-            guard var requests = state.layers[layer] else { return }
-            requests.inFlight -= 1
-            requests.answers.finished(at: Monotonic.nanoseconds, waiting: requests.inFlight)
-            state.layers[layer] = requests
-        }
+        layers.withLock { $0[layer]?.answer(at: Monotonic.nanoseconds) }
     }
 
     /// The `Retry-After` (seconds: the expected wait, rounded up) for cold work of `layer`
@@ -72,8 +65,9 @@ final class LoadShedding: Sendable {
     /// requests — is within `maxWait` (0 turns shedding off) or not known yet.
     func refusal(layer: String, maxWait: Double, workers: WorkerPool, renders: RenderExecutor?) -> (retryAfter: Int, wait: Double)? {
         guard maxWait > 0 else { return nil }
-        let (inFlight, requests) = state.withLock { state in
-            (state.inFlight, state.layers[layer].flatMap { $0.answers.expectedWait(waiting: $0.inFlight, at: Monotonic.nanoseconds) })
+        let (inFlight, requests) = layers.withLock { layers in
+            (layers.values.reduce(0) { $0 + $1.inFlight },
+             layers[layer].flatMap { $0.answers.expectedWait(waiting: $0.inFlight, at: Monotonic.nanoseconds) })
         }
         guard inFlight >= Self.minimumInFlight else { return nil }
         let wait = max(workers.expectedWait ?? 0, renders?.expectedWait ?? 0, requests ?? 0)
