@@ -221,7 +221,7 @@ import TestThreads
         let responder = try Fixtures.service(folder: folder)
         let live = try #require((20_000 ..< 32_000).shuffled().prefix(50).lazy.compactMap { port in
             try? LiveServer(responder: responder) { $0.transport = transport; $0.port = port }
-        }.first)
+        }.first, "none of 50 ports in 20000-31999 could be listened on")
         let client = try RawHTTPClient(port: live.port)
         #expect(client.request("/healthz")?.status == 200)
         await live.stop()
