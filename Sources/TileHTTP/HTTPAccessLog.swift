@@ -25,9 +25,6 @@ final class HTTPAccessLog: @unchecked Sendable {
     /// whose second's text is rebuilt when `timeMillisecond / 1000` changes.
     private var time = HTTPAccessLogTime(second: [UInt8](repeating: UInt8(ascii: "0"), count: 19), millis: 0)
     private var timeMillisecond = Int64.min
-    /// The wall clock less the monotonic one, in nanoseconds, as last read: a line's time comes
-    /// from the monotonic instant its request ended, the wall clock is read once a second.
-    private var wallOffset: Int64 = 0
 
     /// Most bytes per `write` (`writeChunk(for:)`, for this log's descriptor).
     let maxWriteBytes: Int
@@ -48,12 +45,12 @@ final class HTTPAccessLog: @unchecked Sendable {
 
     deinit { storage.deallocate() }
 
-    /// Appends the line for `entry`, whose request ended at `now` (monotonic nanoseconds);
-    /// writes the buffer once it is full. Call on the loop.
-    func record(_ entry: HTTPAccessLogEntry, now: UInt64) {
+    /// Appends the line for `entry`, whose request ended now; writes the buffer once it is full.
+    /// Call on the loop.
+    func record(_ entry: HTTPAccessLogEntry) {
         // A log that stays full (a non-blocking pipe nobody reads) costs at most this much memory.
         guard count < Self.maxHeldBytes else { return }
-        stampTime(now: now)
+        stampTime()
         let worst = HTTPAccessLogLine.worstCase(entry)
         if count + worst > storage.count { grow(to: count + worst) }
         var line = ByteWriter(UnsafeMutableBufferPointer(start: storage.baseAddress! + count, count: storage.count - count))
@@ -123,22 +120,16 @@ final class HTTPAccessLog: @unchecked Sendable {
         count = 0
     }
 
-    /// Brings `time` to the wall-clock time of the monotonic instant `now`: the second's text
-    /// when the second changed (the wall clock is read then, so a step of it shows within a
-    /// second), the milliseconds when they changed.
-    private func stampTime(now: UInt64) {
-        var millisecond = (Int64(bitPattern: now) &+ wallOffset) / 1_000_000
+    /// Brings `time` to the wall clock's millisecond: the second's text when the second changed,
+    /// the milliseconds when they changed. The clock is read for each line (a vDSO call, 22 ns
+    /// here), so a step of it shows on the next line.
+    private func stampTime() {
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let millisecond = Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000
         if millisecond == timeMillisecond { return }
-        let timeSecond = timeMillisecond / 1000
-        if millisecond / 1000 != timeSecond {
-            var clock = timespec()
-            clock_gettime(CLOCK_REALTIME, &clock)
-            let wall = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
-            wallOffset = wall &- Int64(bitPattern: now)
-            millisecond = wall / 1_000_000
-            let second = wall / 1_000_000_000
-            if second != timeSecond { time.set(second: Self.text(ofSecond: second)) }
-        }
+        let second = Int64(clock.tv_sec)
+        if second != timeMillisecond / 1000 { time.set(second: Self.text(ofSecond: second)) }
         timeMillisecond = millisecond
         time.set(millis: Int(millisecond % 1000))
     }

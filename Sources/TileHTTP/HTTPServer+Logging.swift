@@ -12,7 +12,7 @@ extension HTTPServer {
         let nanoseconds = now &- started
         context.metrics.record(route: response.route, status: Int(response.status.code), bytes: bytes, nanoseconds: nanoseconds)
         context.accessLog?.record(HTTPAccessLogEntry(peer: peer, method: method, target: target, status: Int(response.status.code),
-                                             bytes: bytes, micros: nanoseconds / 1000, cache: response.note), now: now)
+                                             bytes: bytes, micros: nanoseconds / 1000, cache: response.note))
     }
 
     func log(parseError: HTTPParseError, peer: String) {
