@@ -87,7 +87,8 @@ if [[ -n $WORKING_SET ]]; then
     TILES="$DATA/tiles"
     export MAX_ZOOM MEMORY_BYTES=$(( 256 << 20 ))
     if [[ $MBTILES == 1 ]]; then
-        export LAYER_SOURCE="{type: mbtiles, path: \"$DATA/tiles.mbtiles\"}" LAYER_CACHE="memory: false, $LAYER_CACHE"
+        export LAYER_SOURCE="{type: mbtiles, path: \"$DATA/tiles.mbtiles\"}"
+        [[ $MEMORY == 0 ]] || LAYER_CACHE="memory: false, $LAYER_CACHE"
         cat "$DATA/tiles.mbtiles" >/dev/null
     fi
 fi

@@ -12,11 +12,16 @@ final class TileWarper: @unchecked Sendable {
     let options: GeoTIFFOptions
     private var levels: [Int: WarpLevel] = [:]
     private var destinations: [Int: GDALDatasetH] = [:]
+    /// The two-pass warp, where it applies (decided when the full resolution opens).
+    private(set) var separable: SeparableWarp?
+    /// False: every tile warped by GDAL (tests compare the two).
+    let allowsSeparable: Bool
 
-    init(location: RasterLocation, info: RasterInfo, options: GeoTIFFOptions) {
+    init(location: RasterLocation, info: RasterInfo, options: GeoTIFFOptions, allowsSeparable: Bool = true) {
         self.location = location
         self.info = info
         self.options = options
+        self.allowsSeparable = allowsSeparable
     }
 
     deinit {
@@ -28,7 +33,15 @@ final class TileWarper: @unchecked Sendable {
         if let open = levels[index] { return open }
         let made = try WarpLevel(location, overviewLevel: index < 0 ? nil : index)
         levels[index] = made
+        if index < 0 && allowsSeparable && drawsEveryPixelBilinear(made.dataset) { separable = SeparableWarp(made.dataset) }
         return made
+    }
+
+    /// Whether tiles are bilinear 8-bit samples of `dataset`'s bands with every pixel valid
+    /// (no nodata, no alpha band, no mask): what `SeparableWarp` draws.
+    private func drawsEveryPixelBilinear(_ dataset: GDALDataset) -> Bool {
+        options.resampling == .bilinear && info.rescale == nil && info.nodata == nil && info.alphaBand == nil
+            && info.bands.allSatisfy { dataset.band($0).map { GDALGetMaskFlags($0) == GMF_ALL_VALID } ?? false }
     }
 
     /// The tile `tile` drawn `size` pixels wide: bands then alpha, per pixel (interleaved),
@@ -39,6 +52,14 @@ final class TileWarper: @unchecked Sendable {
         full.aim(at: geoTransform)
         let chosen = OverviewChoice.level(ratio: full.sourcePixelsPerPixel(size: size) ?? 1, width: info.width, overviews: info.overviews)
         let source = try level(chosen)
+        if let separable {
+            GDALMessages.reset()
+            var drawn = WarpedTile(size: size, channels: 4, floats: false)
+            guard separable.warp(source.dataset, bands: info.bands, geoTransform: geoTransform, size: size, into: &drawn) else {
+                throw failure(tile, "reading the source pixels failed")
+            }
+            return drawn
+        }
         source.aim(at: geoTransform)
         let floats = info.rescale != nil
         let destination = try self.destination(size: size, floats: floats)

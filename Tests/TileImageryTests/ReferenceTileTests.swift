@@ -28,6 +28,7 @@ struct ReferenceTileTests {
         Case(fixture: .utm, resampling: .bilinear, rescale: nil, tiles: [(4, 8, 5), (5, 16, 10), (5, 17, 11), (6, 33, 22), (7, 66, 44)]),
         Case(fixture: .utm, resampling: .nearest, rescale: nil, tiles: [(5, 17, 11), (7, 67, 46)]),
         Case(fixture: .utm, resampling: .cubic, rescale: nil, tiles: [(6, 34, 23)]),
+        Case(fixture: .mercator, resampling: .bilinear, rescale: nil, tiles: [(4, 8, 5), (5, 16, 10), (5, 17, 11), (7, 66, 44)]),
         Case(fixture: .utmMask, resampling: .bilinear, rescale: nil, tiles: [(5, 16, 10), (5, 17, 11)]),
         Case(fixture: .utm16, resampling: .bilinear, rescale: 1000 ... 4000, tiles: [(5, 16, 10), (6, 33, 22)]),
     ]

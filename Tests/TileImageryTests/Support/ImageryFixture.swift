@@ -9,6 +9,10 @@ enum ImageryFixture: String, CaseIterable, Sendable {
     case utm
     /// `utm` JPEG-compressed: its alpha band becomes a per-dataset mask (no nodata, no alpha band).
     case utmMask
+    /// `world` with its finest overview only: zooms 0 and 1 read it downsampled 4 and 2 times.
+    case worldOneOverview
+    /// Western Europe in EPSG:3857, DEFLATE, 600 px wide: its east edge cuts zoom 5's tiles.
+    case mercator
     /// Band 1 of `utm` as UInt16 (0…255 → 1000…4000), nodata 1000 where `utm` had none.
     case utm16
 
@@ -45,6 +49,13 @@ enum ImageryFixture: String, CaseIterable, Sendable {
                 try await ExternalTool.run(["bash", "scripts/make-imagery.sh", path, "3", "EPSG:32632", "512", "DEFLATE",
                                             "-te", "0", "4000000", "1000000", "6500000", "-cutline", cutline.path, "-dstalpha"],
                                            package: "gdal-bin")
+            case .worldOneOverview:
+                let world = try await self.path(of: .world)
+                try await ExternalTool.run(["gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=JPEG", "-co", "OVERVIEW_COUNT=1",
+                                            world, path], package: "gdal-bin")
+            case .mercator:
+                try await ExternalTool.run(["bash", "scripts/make-imagery.sh", path, "3", "EPSG:3857", "600", "DEFLATE",
+                                            "-te", "0", "4000000", "2000000", "7000000"], package: "gdal-bin")
             case .utmMask:
                 let utm = try await self.path(of: .utm)
                 try await ExternalTool.run(["gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=JPEG", utm, path], package: "gdal-bin")
