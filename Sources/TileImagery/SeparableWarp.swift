@@ -27,11 +27,30 @@ struct SeparableWarp {
               transform[5] < 0, let srs = GDALGetSpatialRef(dataset.handle),
               let name = OSRGetAuthorityName(srs, nil), String(cString: name) == "EPSG",
               let code = OSRGetAuthorityCode(srs, nil) else { return nil }
+        // GDAL wraps longitudes past ±180° (a raster over the antimeridian or in 0…360°): not here.
+        let west = transform[0], east = transform[0] + Double(dataset.width) * transform[1]
         switch String(cString: code) {
-        case "4326": axes = .geographic
-        case "3857": axes = .mercator
+        case "4326" where west >= -180 - 1e-9 && east <= 180 + 1e-9: axes = .geographic
+        case "3857" where west >= -TileBox.originShift * (1 + 1e-9) && east <= TileBox.originShift * (1 + 1e-9): axes = .mercator
         default: return nil
         }
+    }
+
+    /// GDAL's warper: from this scale on both axes, the 2×2 bilinear formula.
+    static let fourSampleScale = 0.95
+    /// GDAL's warper: a downsampling within this of a whole factor n counts as n.
+    static let wholeFactorSnap = 0.05
+    /// Largest source window read at once (GDAL's default warp memory): a larger one, from a
+    /// raster without overviews fine enough, is left to GDAL, which warps it in chunks.
+    static let maxWindowBytes = 64 << 20
+
+    /// What `warp` did.
+    enum Drawn {
+        case drawn
+        /// GDAL could not read the source pixels.
+        case readFailed
+        /// The source window is over `maxWindowBytes`.
+        case windowTooLarge
     }
 
     /// One axis of a tile: for each destination pixel the source taps and their weights.
@@ -55,7 +74,7 @@ struct SeparableWarp {
             weights.initialize(repeating: 0)
             var raw = [Double](repeating: 0, count: width)
             for (pixel, centre) in centres.enumerated() {
-                guard centre >= 0, Int(centre + 1e-10) < extent else { continue }
+                guard centre >= 0, centre + 1e-10 < Double(extent) else { continue }  // GDAL's test
                 let base = Int((centre - 0.5).rounded(.down))
                 let delta = centre - 0.5 - Double(base)
                 let start = base + 1 - radius
@@ -81,16 +100,18 @@ struct SeparableWarp {
         }
     }
 
-    /// The warper's scale for `size` destination pixels over the source span `from`…`to`
-    /// (clamped to the raster's `extent`), before the 2×2 formula's threshold.
+    /// The warper's scale for `size` destination pixels over the source span `from`…`to` on an
+    /// axis `extent` pixels long, before the 2×2 formula's threshold: as GDAL clamps the span,
+    /// its start to the raster and its length to what lies after that start.
     private static func scale(size: Int, from: Double, to: Double, extent: Int) -> Double {
-        let span = min(Double(extent), max(from, to)) - max(0, min(from, to))
+        let start = max(0, min(from, to))
+        let span = min(Double(extent) - start, max(from, to) - min(from, to))
         guard span > 0 else { return 1 }
         var scale = min(1, Double(size) / span)
         if scale < 1 {
             let reciprocal = 1 / scale
             let whole = (reciprocal + 0.5).rounded(.down)
-            if abs(reciprocal - whole) < 0.05 { scale = 1 / whole }
+            if abs(reciprocal - whole) < wholeFactorSnap { scale = 1 / whole }
         }
         return scale
     }
@@ -109,37 +130,57 @@ struct SeparableWarp {
 
     /// The source row of EPSG:3857 `y` on a level with geotransform `transform`.
     private func row(_ y: Double, _ transform: [Double]) -> Double {
-        let source = axes == .geographic ? atan(sinh(y / 6_378_137)) * 180 / .pi : y
+        let source = axes == .geographic ? atan(sinh(y / TileBox.originShift * .pi)) * 180 / .pi : y
         return (source - transform[3]) / transform[5]
     }
 
     /// Draws the tile with `geoTransform` (EPSG:3857, `size` pixels) from `level`'s `bands`
-    /// (three, or one drawn as grey) into `tile` (RGBA, alpha 255 where there is data); false
-    /// when GDAL cannot read the pixels.
-    func warp(_ level: GDALDataset, bands: [Int], geoTransform: [Double], size: Int, into tile: inout WarpedTile) -> Bool {
-        guard let transform = level.geoTransform else { return false }
+    /// (three, or one drawn as grey) into `tile` (RGBA, alpha 255 where there is data).
+    func warp(_ level: GDALDataset, bands: [Int], geoTransform: [Double], size: Int, into tile: inout WarpedTile) -> Drawn {
+        guard let transform = level.geoTransform else { return .readFailed }
+        let (across, down) = taps(geoTransform: geoTransform, size: size, transform: transform, level: level)
+        guard across.low <= across.high, down.low <= down.high else { return .drawn }  // no data
+        let window = Window(x: across.low, y: down.low, width: across.high - across.low + 1, height: down.high - down.low + 1)
+        guard window.bytes <= Self.maxWindowBytes else { return .windowTooLarge }
+        let samples = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: window.bytes)
+        defer { samples.deallocate() }
+        var bandMap = bands.count == 1 ? [Int32](repeating: Int32(bands[0]), count: 3) : bands.map(Int32.init)
+        guard GDALDatasetRasterIO(level.handle, GF_Read, Int32(window.x), Int32(window.y), Int32(window.width),
+                                  Int32(window.height), samples.baseAddress, Int32(window.width), Int32(window.height),
+                                  GDT_Byte, 3, &bandMap, 3, Int32(window.width * 3), 1) == CE_None else { return .readFailed }
+        tile.bytes.withUnsafeMutableBufferPointer { out in
+            Self.resample(UnsafeBufferPointer(samples), window: window, across: across, down: down, size: size, into: out)
+        }
+        return .drawn
+    }
+
+    /// The source pixels a tile reads: RGB, row by row.
+    private struct Window {
+        let x: Int, y: Int, width: Int, height: Int
+        var bytes: Int { width * height * 3 }
+    }
+
+    /// The taps of the tile's columns and rows, with the warper's scales.
+    private func taps(geoTransform: [Double], size: Int, transform: [Double], level: GDALDataset) -> (across: Taps, down: Taps) {
         let pixel = geoTransform[1]
         let span = Double(size) * pixel
         var scaleX = Self.scale(size: size, from: column(geoTransform[0], transform),
                                 to: column(geoTransform[0] + span, transform), extent: level.width)
         var scaleY = Self.scale(size: size, from: row(geoTransform[3], transform),
                                 to: row(geoTransform[3] - span, transform), extent: level.height)
-        if scaleX >= 0.95 && scaleY >= 0.95 { (scaleX, scaleY) = (1, 1) }
+        if scaleX >= Self.fourSampleScale && scaleY >= Self.fourSampleScale { (scaleX, scaleY) = (1, 1) }
         let across = Taps(centres: (0 ..< size).map { column(geoTransform[0] + (Double($0) + 0.5) * pixel, transform) },
                           scale: scaleX, extent: level.width)
         let down = Taps(centres: (0 ..< size).map { row(geoTransform[3] - (Double($0) + 0.5) * pixel, transform) },
                         scale: scaleY, extent: level.height)
-        guard across.low <= across.high, down.low <= down.high else { return true }  // no data
-        let window = (x: across.low, y: down.low, width: across.high - across.low + 1, height: down.high - down.low + 1)
-        let samples = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: window.width * window.height * 3)
-        defer { samples.deallocate() }
-        var bandMap = bands.count == 1 ? [Int32](repeating: Int32(bands[0]), count: 3) : bands.map(Int32.init)
-        guard GDALDatasetRasterIO(level.handle, GF_Read, Int32(window.x), Int32(window.y), Int32(window.width),
-                                  Int32(window.height), samples.baseAddress, Int32(window.width), Int32(window.height),
-                                  GDT_Byte, 3, &bandMap, 3, Int32(window.width * 3), 1) == CE_None else { return false }
-        // The tile's rows top to bottom, each from `down.width` source rows resampled across to
-        // the tile's columns. A source row is resampled once, into a ring of `down.width` lines:
-        // the rows read only move down the source as the tile's rows do.
+        return (across, down)
+    }
+
+    /// The tile's rows top to bottom, each from `down.width` source rows of `samples` resampled
+    /// across to the tile's columns, into `out` (RGBA). A source row is resampled once, into a
+    /// ring of `down.width` lines: the rows read only move down the source as the tile's do.
+    private static func resample(_ samples: UnsafeBufferPointer<UInt8>, window: Window, across: Taps, down: Taps, size: Int,
+                                 into out: UnsafeMutableBufferPointer<UInt8>) {
         let padX = across.width
         let line = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: window.width + 2 * padX)
         let ring = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: down.width * size)
@@ -174,20 +215,17 @@ struct SeparableWarp {
         }
 
         var bases = [Int](repeating: 0, count: down.width)
-        tile.bytes.withUnsafeMutableBufferPointer { out in
-            for tileRow in 0 ..< size where down.first[tileRow] != .min {
-                for tap in 0 ..< down.width { bases[tap] = resampled(Int(down.first[tileRow]) + tap) }
-                for column in 0 ..< size where across.first[column] != .min {
-                    var sum = SIMD4<Float>(repeating: 0.5)  // rounded as the warper rounds bytes
-                    for tap in 0 ..< down.width { sum += down.weights[tileRow * down.width + tap] * ring[bases[tap] + column] }
-                    let pixel = (tileRow * size + column) * 4
-                    out[pixel] = Self.byte(sum[0])
-                    out[pixel + 1] = Self.byte(sum[1])
-                    out[pixel + 2] = Self.byte(sum[2])
-                    out[pixel + 3] = 255
-                }
+        for tileRow in 0 ..< size where down.first[tileRow] != .min {
+            for tap in 0 ..< down.width { bases[tap] = resampled(Int(down.first[tileRow]) + tap) }
+            for column in 0 ..< size where across.first[column] != .min {
+                var sum = SIMD4<Float>(repeating: 0.5)  // rounded as the warper rounds bytes
+                for tap in 0 ..< down.width { sum += down.weights[tileRow * down.width + tap] * ring[bases[tap] + column] }
+                let pixel = (tileRow * size + column) * 4
+                out[pixel] = byte(sum[0])
+                out[pixel + 1] = byte(sum[1])
+                out[pixel + 2] = byte(sum[2])
+                out[pixel + 3] = 255
             }
         }
-        return true
     }
 }

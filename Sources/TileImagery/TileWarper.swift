@@ -55,10 +55,11 @@ final class TileWarper: @unchecked Sendable {
         if let separable {
             GDALMessages.reset()
             var drawn = WarpedTile(size: size, channels: 4, floats: false)
-            guard separable.warp(source.dataset, bands: info.bands, geoTransform: geoTransform, size: size, into: &drawn) else {
-                throw failure(tile, "reading the source pixels failed")
+            switch separable.warp(source.dataset, bands: info.bands, geoTransform: geoTransform, size: size, into: &drawn) {
+            case .drawn: return drawn
+            case .readFailed: throw failure(tile, "reading the source pixels failed")
+            case .windowTooLarge: break  // GDAL warps it in chunks
             }
-            return drawn
         }
         source.aim(at: geoTransform)
         let floats = info.rescale != nil

@@ -27,7 +27,7 @@ struct SeparableWarpTests {
     /// Tiles that reach past the raster's edge over most of their source window: GDAL warps
     /// them in chunks of 100 px or less (its source fill ratio heuristic), each chunk's kernel
     /// widened by its own ratio, where ours is one width for the tile.
-    static let chunkedByGDAL: Set<String> = ["mercator 0/0/0", "mercator 1/1/0"]
+    static let chunkedByGDAL: Set<String> = ["mercator 0/0/0", "mercator 1/1/0", "mercator 3/4/3"]
 
     @Test(arguments: [ImageryFixture.world, .worldOneOverview, .mercator])
     func drawsWhatGDALsWarperDraws(_ fixture: ImageryFixture) async throws {
@@ -49,22 +49,22 @@ struct SeparableWarpTests {
                         colourSamples += 1
                     }
                 }
-                let mean = Double(colourTotal) / Double(max(1, colourSamples))
+                let meanApart = Double(colourTotal) / Double(max(1, colourSamples))
                 let tileName = "\(fixture) \(tile.z)/\(tile.x)/\(tile.y)"
                 let name = "\(tileName) at \(size) px"
-                // GDAL's approximate transform moves a source position by up to 0.125 px: the
-                // sums differ by a little in places, the data's edge by at most a pixel's row.
-                let most = Self.chunkedByGDAL.contains(tileName) ? 3.0 : 0.5
-                #expect(mean <= most && colourMost <= (most > 1 ? 24 : 8), "\(name): colour apart by \(mean) on average, \(colourMost) at most")
-                #expect(alphaApart <= 2 * size, "\(name): \(alphaApart) pixels have data in one only")
+                // Rounding only (a sample apart by 1 here and there), but where GDAL warps in chunks.
+                let (mean, most) = Self.chunkedByGDAL.contains(tileName) ? (3.0, 24) : (0.01, 1)
+                #expect(colourSamples > 0 || fixture == .mercator && tile.z < 3, "\(name): no data")
+                #expect(meanApart <= mean && colourMost <= most, "\(name): colour apart by \(meanApart) on average, \(colourMost) at most")
+                #expect(alphaApart == 0, "\(name): \(alphaApart) pixels have data in one only")
             }
         }
     }
 
     /// Rasters it cannot draw as GDAL would stay with GDAL: another coordinate system, a mask,
-    /// an alpha band, nodata with rescaling, another resampling.
+    /// an alpha band, nodata, 16-bit values, longitudes GDAL wraps past 180°, another resampling.
     @Test func otherRastersAreWarpedByGDAL() async throws {
-        for fixture in [ImageryFixture.utm, .utmMask, .utm16] {
+        for fixture in [ImageryFixture.utm, .utmMask, .utm16, .worldNodata, .worldEast] {
             #expect(try await warpers(fixture).separable.separable == nil, "\(fixture)")
         }
         #expect(try await warpers(.world, resampling: .nearest).separable.separable == nil)

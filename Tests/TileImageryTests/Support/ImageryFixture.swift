@@ -11,8 +11,12 @@ enum ImageryFixture: String, CaseIterable, Sendable {
     case utmMask
     /// `world` with its finest overview only: zooms 0 and 1 read it downsampled 4 and 2 times.
     case worldOneOverview
-    /// Western Europe in EPSG:3857, DEFLATE, 600 px wide: its east edge cuts zoom 5's tiles.
+    /// Western Europe in EPSG:3857, DEFLATE, 600 px wide: its edges cut tiles of zooms 4 to 8.
     case mercator
+    /// `world` with nodata 0.
+    case worldNodata
+    /// `world` placed at longitudes 0…360°.
+    case worldEast
     /// Band 1 of `utm` as UInt16 (0…255 → 1000…4000), nodata 1000 where `utm` had none.
     case utm16
 
@@ -53,9 +57,16 @@ enum ImageryFixture: String, CaseIterable, Sendable {
                 let world = try await self.path(of: .world)
                 try await ExternalTool.run(["gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=JPEG", "-co", "OVERVIEW_COUNT=1",
                                             world, path], package: "gdal-bin")
+            case .worldNodata:
+                let world = try await self.path(of: .world)
+                try await ExternalTool.run(["gdal_translate", "-q", "-a_nodata", "0", world, path], package: "gdal-bin")
+            case .worldEast:
+                let world = try await self.path(of: .world)
+                try await ExternalTool.run(["gdal_translate", "-q", "-a_ullr", "0", "85.0511287798066", "360", "-85.1110712201934",
+                                            world, path], package: "gdal-bin")
             case .mercator:
                 try await ExternalTool.run(["bash", "scripts/make-imagery.sh", path, "3", "EPSG:3857", "600", "DEFLATE",
-                                            "-te", "0", "4000000", "2000000", "7000000"], package: "gdal-bin")
+                                            "-te", "300000", "4000000", "2000000", "7000000"], package: "gdal-bin")
             case .utmMask:
                 let utm = try await self.path(of: .utm)
                 try await ExternalTool.run(["gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=JPEG", utm, path], package: "gdal-bin")
