@@ -121,8 +121,8 @@ final class HTTPAccessLog: @unchecked Sendable {
     }
 
     /// Brings `time` to the wall clock's millisecond: the second's text when the second changed,
-    /// the milliseconds when they changed. The clock is read for each line (a vDSO call, 22 ns
-    /// here), so a step of it shows on the next line.
+    /// the milliseconds when they changed. The clock is read for each line (a vDSO call, no
+    /// system call), so a step of it shows on the next line.
     private func stampTime() {
         var clock = timespec()
         clock_gettime(CLOCK_REALTIME, &clock)

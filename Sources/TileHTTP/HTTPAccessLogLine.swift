@@ -14,18 +14,6 @@ struct HTTPAccessLogEntry {
 }
 
 enum HTTPAccessLogLine {
-    /// Appends the line for `entry` stamped `time` (RFC 3339, UTC) to `buffer`.
-    static func append(_ entry: HTTPAccessLogEntry, time: HTTPAccessLogTime, format: HTTPAccessLogFormat,
-                       to buffer: inout [UInt8]) {
-        let worst = worstCase(entry)
-        let line = [UInt8](unsafeUninitializedCapacity: worst) { memory, initialized in
-            var line = ByteWriter(memory)
-            write(entry, time: time, format: format, to: &line)
-            initialized = line.count
-        }
-        buffer += line
-    }
-
     /// Most bytes the line for `entry` can take: every variable field may grow 6-fold as JSON
     /// escapes (\u00XX); the time, constants and numbers fit in 256.
     static func worstCase(_ entry: HTTPAccessLogEntry) -> Int {

@@ -172,9 +172,8 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
     }
 
     private func respond(to request: HTTPRequest, id: UInt64) -> HTTPConnectionStateMachine.Action {
-        let requestContext = HTTPRequestContext(peer: peer)
         let address = answerAddress(for: id)
-        let immediate = server.responder.respond(to: request, context: requestContext) { [address] response in
+        let immediate = server.responder.respond(to: request) { [address] response in
             address.connection.loop.execute { [address] in address.connection.answerArrived(response, at: address) }
         }
         guard let immediate else { return machine.answerDeferred(id: id) }

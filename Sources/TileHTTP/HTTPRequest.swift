@@ -17,23 +17,12 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The method.
     public var method: HTTPMethod
     /// The request target exactly as sent: for logs, and, when plain (`plainTarget`), where the
-    /// path segments are read from and a route reads the path in place. Set in code, it leaves
-    /// the segments of the target parsed.
-    public var target: String {
-        get { fields.value.target }
-        set {
-            // Segments read from the target stay those of the target parsed.
-            if fields.value.pathSegments == nil {
-                fields.value.pathSegments = HTTPRequestTarget.plainSegments(of: fields.value.target)
-            }
-            fields.value.target = newValue
-        }
-    }
+    /// path segments are read from and a route reads the path in place.
+    public var target: String { fields.value.target }
     /// The path, percent-decoded, split on "/" (a leading slash gives no empty first segment).
     /// "/" gives `[]`; "/a/b.png" gives `["a", "b.png"]`.
     public var pathSegments: [String] {
-        get { fields.value.pathSegments ?? HTTPRequestTarget.plainSegments(of: fields.value.target) }
-        set { fields.value.pathSegments = newValue }
+        fields.value.pathSegments ?? HTTPRequestTarget.plainSegments(of: fields.value.target)
     }
 
     /// The target when it is a plain origin form (no percent-encoding, checked by the parser as
@@ -50,10 +39,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The protocol version.
     public var version: HTTPVersion
     /// The header fields.
-    public var headers: HTTPHeaders {
-        get { fields.value.headers }
-        set { fields.value.headers = newValue }
-    }
+    public var headers: HTTPHeaders { fields.value.headers }
     /// The body (empty for most requests).
     public var body: [UInt8] {
         get { fields.value.body }

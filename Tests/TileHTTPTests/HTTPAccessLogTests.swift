@@ -352,3 +352,15 @@ import TestThreads
         #expect(paths == (0 ..< 200).map { "path=/bytes/\($0)" })
     }
 }
+
+extension HTTPAccessLogLine {
+    /// Appends the line for `entry` stamped `time` to `buffer`, as the log writes it into its own.
+    static func append(_ entry: HTTPAccessLogEntry, time: HTTPAccessLogTime, format: HTTPAccessLogFormat,
+                       to buffer: inout [UInt8]) {
+        buffer += [UInt8](unsafeUninitializedCapacity: worstCase(entry)) { memory, initialized in
+            var line = ByteWriter(memory)
+            write(entry, time: time, format: format, to: &line)
+            initialized = line.count
+        }
+    }
+}

@@ -213,9 +213,9 @@ private struct SignallingResponder: HTTPResponder {
     let taken: DispatchSemaphore
 
     func respond(
-        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+        to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         taken.signal()
-        return SizedResponder().respond(to: request, context: context, completion: completion)
+        return SizedResponder().respond(to: request, completion: completion)
     }
 }

@@ -63,7 +63,7 @@ import TestThreads
         let calls = Atomic<Int>(0)
 
         func respond(
-            to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+            to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
         ) -> HTTPResponse? {
             .text(.ok, "answer \(calls.add(1, ordering: .relaxed).newValue)")
         }

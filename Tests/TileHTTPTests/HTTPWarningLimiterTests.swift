@@ -61,7 +61,7 @@ private final class WarningRecorder: Sendable {
 
 private struct NothingResponder: HTTPResponder {
     func respond(
-        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+        to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         HTTPResponse(status: .noContent)
     }

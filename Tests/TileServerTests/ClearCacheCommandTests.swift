@@ -14,7 +14,7 @@ import TileHTTP
         let requests = Mutex<[(target: String, method: String, authorization: String?)]>([])
 
         func respond(
-            to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+            to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
         ) -> HTTPResponse? {
             let authorization = request.headers[.authorization]
             requests.withLock { $0.append((request.target, "\(request.method)", authorization)) }

@@ -10,7 +10,7 @@ import TileProviders
     /// The upstream: `/500/…` fails, `/429/…` is throttled, `/slow/…` never answers, else a PNG.
     struct Upstream: HTTPResponder {
         func respond(
-            to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+            to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
         ) -> HTTPResponse? {
             switch request.pathSegments.first {
             case "500": return .text(.internalServerError, "broken")

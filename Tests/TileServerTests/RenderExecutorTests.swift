@@ -54,7 +54,7 @@ private final class Noted<Value: Sendable>: Sendable {
         let answered = DispatchSemaphore(value: 0)
         let status = Mutex<HTTPStatus?>(nil)
         let (now, atOnce) = whileTheSharedPoolIsBlocked {
-            let now = service.respond(to: request, context: HTTPRequestContext(peer: "test")) { response in
+            let now = service.respond(to: request) { response in
                 status.withLock { $0 = response.status }
                 answered.signal()
             }

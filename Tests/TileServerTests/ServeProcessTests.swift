@@ -18,7 +18,7 @@ private struct SlowUpstream: HTTPResponder {
     let delay: Double
 
     func respond(
-        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+        to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let response = HTTPResponse(status: .ok, headers: [.contentType: "image/png"], body: Fixtures.worldTile(0, 0, 0))
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { completion(response) }

@@ -14,7 +14,7 @@ import TileHTTP
         init(jpeg: [UInt8]) { self.jpeg = jpeg }
 
         func respond(
-            to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+            to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
         ) -> HTTPResponse? {
             requests.add(1, ordering: .relaxed)
             switch request.pathSegments.first {

@@ -11,7 +11,7 @@ import TileHTTP
     /// The upstream: the first path segment chooses its behaviour, the rest is z/x/y.png.
     struct Upstream: HTTPResponder {
         func respond(
-            to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+            to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
         ) -> HTTPResponse? {
             let png = HTTPResponse(status: .ok, headers: [.contentType: "image/png"], body: Fixtures.worldTile(1, 1, 0))
             switch request.pathSegments.first {

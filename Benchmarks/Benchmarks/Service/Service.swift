@@ -43,8 +43,8 @@ func parseOne(_ bytes: [UInt8]) throws -> HTTPRequest {
 
 /// The service's answer when it is ready at once (a cache hit), else a stop: a miss would mean
 /// the setup did not warm the cache and the figures would not be the hot path's.
-func answerNow(_ service: TileService, _ request: HTTPRequest, _ context: HTTPRequestContext) -> HTTPResponse {
-    guard let response = service.respond(to: request, context: context, completion: { _ in }),
+func answerNow(_ service: TileService, _ request: HTTPRequest) -> HTTPResponse {
+    guard let response = service.respond(to: request, completion: { _ in }),
           response.status == .ok else {
         fatalError("benchmarks: \(request.target) was not answered 200 from the cache")
     }
@@ -60,7 +60,6 @@ func warm(_ service: TileService, _ request: HTTPRequest) async {
 let benchmarks: @Sendable () -> Void = {
     Fixtures.configureSuite()
     let service = makeService()
-    let context = HTTPRequestContext(peer: "127.0.0.1:50000")
     let tileBytes = Fixtures.browserRequest("/world/3/4/2.png")
     let tileRequest: HTTPRequest
     do { tileRequest = try parseOne(tileBytes) } catch { fatalError("benchmarks: \(error)") }
@@ -83,7 +82,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Hot tile: TileService.respond (cache hit)", configuration: .init(scalingFactor: .kilo)) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(answerNow(service, tileRequest, context))
+            blackHole(answerNow(service, tileRequest))
         }
     } setup: {
         await warm(service, tileRequest)
@@ -94,7 +93,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             parser.append(tileBytes)
             guard let request = try parser.next() else { fatalError("benchmarks: the request did not parse whole") }
-            blackHole(answerNow(service, request, context))
+            blackHole(answerNow(service, request))
         }
     } setup: {
         await warm(service, tileRequest)

@@ -82,7 +82,7 @@ public final class TileService: HTTPResponder {
     /// memory or in a file the kernel's caches hold); hands everything else to the workers (or a
     /// fill under way), whose answer comes through `completion`. A full worker queue is a 503 at once.
     public func respond(
-        to request: HTTPRequest, context: HTTPRequestContext,
+        to request: HTTPRequest,
         completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let (route, early) = classify(request)
@@ -209,8 +209,7 @@ extension TileService {
     /// server would send from a file is read into `body`.
     public func response(to request: HTTPRequest) async -> HTTPResponse {
         var response = await withCheckedContinuation { continuation in
-            let context = HTTPRequestContext(peer: "local")
-            if let now = respond(to: request, context: context, completion: { continuation.resume(returning: $0) }) {
+            if let now = respond(to: request, completion: { continuation.resume(returning: $0) }) {
                 continuation.resume(returning: now)
             }
         }

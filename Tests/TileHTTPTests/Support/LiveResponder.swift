@@ -54,7 +54,7 @@ final class PatternFile: Sendable {
 /// `/twice/N` twice (the second must be ignored), and `/host` with the Host it saw.
 struct SizedResponder: HTTPResponder {
     func respond(
-        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+        to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         let count = request.pathSegments.count == 2 ? Int(request.pathSegments[1]) ?? 0 : 0
         if request.pathSegments.first == "file" {

@@ -31,7 +31,7 @@ final class RangeFileServer: HTTPResponder, Sendable {
     var etag: String { archive.withLock { "\"v\($0.version)\"" } }
 
     func respond(
-        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+        to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         // Off the event loop, as a real file server's disk read would be.
         DispatchQueue.global().async { [self] in

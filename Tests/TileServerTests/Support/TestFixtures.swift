@@ -84,8 +84,7 @@ extension TileService {
         if all[.host] == nil { all.add(.host, "localhost:8080") }
         let request = try HTTPRequest(method: .get, target: target, headers: all)
         return await withCheckedContinuation { continuation in
-            if let now = respond(to: request, context: HTTPRequestContext(peer: "test"),
-                                 completion: { continuation.resume(returning: $0) }) {
+            if let now = respond(to: request, completion: { continuation.resume(returning: $0) }) {
                 continuation.resume(returning: now)
             }
         }
@@ -97,7 +96,7 @@ extension TileService {
         var all = headers
         if all[.host] == nil { all.add(.host, "localhost:8080") }
         let request = try HTTPRequest(method: .get, target: target, headers: all)
-        return respond(to: request, context: HTTPRequestContext(peer: "test"), completion: { _ in })
+        return respond(to: request, completion: { _ in })
     }
 }
 

@@ -29,7 +29,7 @@ final class TestUpstream: HTTPResponder, Sendable {
     }
 
     func respond(
-        to request: HTTPRequest, context: HTTPRequestContext, completion: @escaping @Sendable (HTTPResponse) -> Void
+        to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) -> HTTPResponse? {
         requests.add(1, ordering: .relaxed)
         firstSegments.withLock { $0.append(request.pathSegments.first ?? "") }
