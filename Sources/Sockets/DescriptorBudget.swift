@@ -44,12 +44,12 @@ public final class DescriptorBudget: Sendable {
 
     init() {}
 
-    /// Reads the soft limit now (after the server raised it) and keeps `reserve` descriptors
-    /// free (default: `defaultReserve(limit:)`), then counts what is open.
-    public func configure(reserve: Int? = nil) {
+    /// Reads the soft limit now (after the server raised it) and keeps `defaultReserve(limit:)`
+    /// descriptors free, then counts what is open.
+    public func configure() {
         let soft = System.descriptorLimit().map { Int(min($0, UInt64(Int.max / 2))) } ?? Int.max / 2
         limitValue.store(soft, ordering: .relaxed)
-        reserveValue.store(reserve ?? Self.defaultReserve(limit: soft), ordering: .relaxed)
+        reserveValue.store(Self.defaultReserve(limit: soft), ordering: .relaxed)
         census()
     }
 

@@ -11,13 +11,13 @@ public enum HTTPAcceptEncoding {
             for item in value.split(separator: ",") {
                 let parts = item.split(separator: ";")
                 guard let first = parts.first else { continue }
-                var name = first.trimmingCharacters().lowercased()
+                var name = first.trimmingSpaces.lowercased()
                 if name == "x-" + coding { name = coding }
                 var quality = 1.0
                 for parameter in parts.dropFirst() {
                     let pair = parameter.split(separator: "=", maxSplits: 1)
-                    guard pair.count == 2, pair[0].trimmingCharacters().lowercased() == "q" else { continue }
-                    quality = Double(pair[1].trimmingCharacters()).map { min(max($0, 0), 1) } ?? 0
+                    guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "q" else { continue }
+                    quality = Double(pair[1].trimmingSpaces).map { min(max($0, 0), 1) } ?? 0
                 }
                 if name == coding { named = max(named ?? 0, quality) }
                 if name == "*" { wildcard = max(wildcard ?? 0, quality) }
@@ -25,14 +25,5 @@ public enum HTTPAcceptEncoding {
         }
         if let named { return named > 0 }
         return (wildcard ?? 0) > 0
-    }
-}
-
-extension Substring {
-    /// Without surrounding spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
-    fileprivate func trimmingCharacters() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first ... last])
     }
 }

@@ -176,7 +176,7 @@ final class HTTPConnection: IOEventHandler, @unchecked Sendable {
         let immediate = server.responder.respond(to: request) { [address] response in
             address.connection.loop.execute { [address] in address.connection.answerArrived(response, at: address) }
         }
-        guard let immediate else { return machine.answerDeferred(id: id) }
+        guard let immediate else { return .wait }  // the answer arrives later
         return machine.answerReady(immediate, id: id, now: Monotonic.nanoseconds)
     }
 

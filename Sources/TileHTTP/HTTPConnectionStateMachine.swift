@@ -37,8 +37,8 @@ public struct HTTPConnectionStateMachine: Sendable {
         var deadline: UInt64
     }
 
-    /// What the transport does next. After `respond` it reports `answerReady` (now or later) or
-    /// `answerDeferred`; after `send` it writes and reports `wrote`; after `lingerClose` it
+    /// What the transport does next. After `respond` it reports `answerReady` (now or later,
+    /// waiting meanwhile); after `send` it writes and reports `wrote`; after `lingerClose` it
     /// shuts its sending side and waits; after `close` it closes the socket.
     public enum Action: Sendable {
         /// Nothing until the next event.
@@ -191,11 +191,6 @@ public struct HTTPConnectionStateMachine: Sendable {
         if keepAlive, let rest = response.restSeconds, rest > 0 { phase = .resting(until: now + Monotonic.nanoseconds(rest)) }
         return .send(HTTPOutgoingResponse(response: response, method: request.method, version: request.version,
                                           keepAlive: keepAlive, target: request.target, started: request.started))
-    }
-
-    /// The application will answer request `id` later.
-    public mutating func answerDeferred(id: UInt64) -> Action {
-        .wait
     }
 
     /// The transport queued what a `send` asked for and wrote: `written` bytes went out,

@@ -97,12 +97,12 @@ public final class HTTPServer: @unchecked Sendable {
         // instead of killing the process.
         _ = signal(SIGXFSZ, SIG_IGN)
         raiseDescriptorLimit()
-        defer { descriptors.configure(reserve: configuration.descriptorReserve) }
+        defer { descriptors.configure() }
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
         let port: Int
         do {
             port = try socket.localPort()
-            let loopCount = max(1, configuration.eventLoops ?? System.coreCount)
+            let loopCount = max(1, System.coreCount)
             for index in 0 ..< loopCount {
                 let loop = try configuration.transport.makeLoop(name: "tilelayer-io-\(index)")
                 loops.append(loop)

@@ -25,11 +25,6 @@ public struct HTTPServerConfiguration: Sendable {
     }
     /// The access log: on or off, format, batching, destination.
     public var accessLogSettings = HTTPAccessLogSettings()
-    /// Event-loop threads; nil: one per online core.
-    public var eventLoops: Int?
-    /// File descriptors kept free (`DescriptorBudget`); nil: a sixteenth of the open-file
-    /// limit, 16 to 1024.
-    public var descriptorReserve: Int?
 
     /// Default connection limit.
     public static let defaultMaxConnections = 10_000
@@ -45,7 +40,7 @@ public struct HTTPServerConfiguration: Sendable {
         host: String = "0.0.0.0", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
         maxConnections: Int = defaultMaxConnections, headerTimeout: Double = defaultHeaderTimeout,
         idleTimeout: Double = defaultIdleTimeout, answerTimeout: Double = defaultAnswerTimeout,
-        accessLog: Bool = true, eventLoops: Int? = nil, transport: IOTransport = .platformDefault
+        accessLog: Bool = true, transport: IOTransport = .platformDefault
     ) {
         self.host = host
         self.port = port
@@ -56,7 +51,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.answerTimeout = answerTimeout
         self.transport = transport
         self.accessLogSettings.enabled = accessLog
-        self.eventLoops = eventLoops
     }
 }
 

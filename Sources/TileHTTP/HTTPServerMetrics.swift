@@ -7,12 +7,10 @@ import Synchronization
 /// never by path, so the number of series stays small. Each event loop counts its requests in
 /// series of its own (`HTTPLoopMetrics`: no lock, no shared cache line), and a scrape sums them:
 /// `emit(into:)` writes the request, byte and latency families in the Prometheus text format.
-/// Connections, counted once per connection, go through swift-metrics' `factory`.
+/// Connections, counted once per connection, go through a swift-metrics factory.
 public final class HTTPServerMetrics: Sendable {
     /// Prefix of every metric name ("http_server" → `http_server_requests_total`).
     public let namespace: String
-    /// Where the connection metrics are made.
-    public let factory: any MetricsFactory
 
     private let openConnections: Meter
     private let acceptedConnections: Counter
@@ -39,7 +37,6 @@ public final class HTTPServerMetrics: Sendable {
         latencyBuckets: [Duration] = defaultLatencyBuckets
     ) {
         self.namespace = namespace
-        self.factory = factory
         bucketBounds = latencyBuckets.map { Int($0.components.seconds) * 1_000_000_000 + Int($0.components.attoseconds / 1_000_000_000) }
         openConnections = Meter(label: "\(namespace)_open_connections", factory: factory)
         acceptedConnections = Counter(label: "\(namespace)_connections_total", factory: factory)
@@ -52,8 +49,6 @@ public final class HTTPServerMetrics: Sendable {
     public var durationName: String { "\(namespace)_request_duration_seconds" }
     /// Name of the response-bytes counter (label `route`).
     public var bytesName: String { "\(namespace)_response_bytes_total" }
-    /// Name of the open-connections gauge.
-    public var openConnectionsName: String { "\(namespace)_open_connections" }
 
     func connectionOpened() {
         acceptedConnections.increment()

@@ -32,7 +32,7 @@ struct Harness {
             case .wait: return
             case .respond(let request, let id):
                 responded.append((request, id))
-                action = machine.answerDeferred(id: id)
+                action = .wait
             case .send(let outgoing):
                 sent.append(outgoing)
                 let size = 100 + outgoing.response.body.count
