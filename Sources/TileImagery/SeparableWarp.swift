@@ -1,5 +1,6 @@
 internal import CGDAL
 import Foundation
+import TileGeometry
 
 /// GDAL's bilinear warp, computed in two passes where a tile's columns map to source columns and
 /// its rows to source rows on their own: a north-up raster in EPSG:4326 or EPSG:3857, 8-bit,
@@ -122,15 +123,20 @@ struct SeparableWarp {
         UInt8(min(255, max(0, value)))
     }
 
+    /// The point of EPSG:3857 metres `x`, `y` on the unit Mercator square.
+    private static func unitPoint(x: Double, y: Double) -> MercatorPoint {
+        MercatorPoint(x: 0.5 + x / (2 * TileBox.originShift), y: 0.5 - y / (2 * TileBox.originShift))
+    }
+
     /// The source column of EPSG:3857 `x` on a level with geotransform `transform`.
     private func column(_ x: Double, _ transform: [Double]) -> Double {
-        let source = axes == .geographic ? x / TileBox.originShift * 180 : x
+        let source = axes == .geographic ? Self.unitPoint(x: x, y: 0).coordinate.longitude : x
         return (source - transform[0]) / transform[1]
     }
 
     /// The source row of EPSG:3857 `y` on a level with geotransform `transform`.
     private func row(_ y: Double, _ transform: [Double]) -> Double {
-        let source = axes == .geographic ? atan(sinh(y / TileBox.originShift * .pi)) * 180 / .pi : y
+        let source = axes == .geographic ? Self.unitPoint(x: 0, y: y).coordinate.latitude : y
         return (source - transform[3]) / transform[5]
     }
 
