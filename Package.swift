@@ -129,7 +129,7 @@ let package = Package(
         ),
         .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
         // Shared by the test targets: the trait that runs blocking tests on threads of their own.
-        .target(name: "TestThreads", path: "Tests/TestThreads"),
+        .target(name: "TestThreads", dependencies: ["CLinux"], path: "Tests/TestThreads"),
         // Shared by the test targets that talk to a live server: a blocking loopback HTTP client.
         .target(name: "TestHTTPClient", dependencies: ["Sockets"], path: "Tests/TestHTTPClient"),
         // The fuzz targets' checks: Fuzz/'s libFuzzer harnesses and FuzzCorpusTests call them.

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 import TileCodecs
 import TileGeometry
@@ -13,7 +14,7 @@ import TileProviders
 /// tiles: 3.1 and 18 seen at 0/0/0 of the world, 0 at every @2x), and at most 1.5 % of pixels
 /// with data in one and not the other (the edge of the data, a pixel wide). Seen: most tiles
 /// within 0.1 of rio-tiler, the world's within 1.5.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.ownBackgroundThreads, .timeLimit(.minutes(5)))
 struct ReferenceTileTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let fixture: ImageryFixture

@@ -1,3 +1,4 @@
+import TestThreads
 import Testing
 import TileGeometry
 @testable import TileImagery
@@ -5,7 +6,7 @@ import TileGeometry
 /// `SeparableWarp` against GDAL's own warper on the same tiles of the same files: the two-pass
 /// bilinear must be the warper's bilinear (its kernel widened by the downsampling, its edges),
 /// not merely close to a reference as `ReferenceTileTests` allows.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.ownBackgroundThreads, .timeLimit(.minutes(5)))
 struct SeparableWarpTests {
     static let tiles: [(z: Int, x: Int, y: Int)] = [
         (0, 0, 0), (1, 1, 0), (2, 1, 1), (3, 4, 3), (4, 8, 5), (5, 16, 10), (5, 17, 11), (6, 33, 22), (7, 66, 44), (8, 132, 88),

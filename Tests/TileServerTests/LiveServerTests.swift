@@ -219,9 +219,13 @@ import TestThreads
         // A port below the ephemeral range (32768 up on Linux): once this server lets it go, no
         // other test's server (port 0) can be given it before the refused connect below.
         let responder = try Fixtures.service(folder: folder)
-        let live = try #require((20_000 ..< 32_000).shuffled().prefix(50).lazy.compactMap { port in
-            try? LiveServer(responder: responder) { $0.transport = transport; $0.port = port }
-        }.first, "none of 50 ports in 20000-31999 could be listened on")
+        // A loop, not `lazy.compactMap(...).first`: that calls its closure twice for the port
+        // it finds, and the second listen fails on the port the first one holds.
+        var listening: LiveServer?
+        for port in (20_000 ..< 32_000).shuffled().prefix(50) where listening == nil {
+            listening = try? LiveServer(responder: responder) { $0.transport = transport; $0.port = port }
+        }
+        let live = try #require(listening, "none of 50 ports in 20000-31999 could be listened on")
         let client = try RawHTTPClient(port: live.port)
         #expect(client.request("/healthz")?.status == 200)
         await live.stop()

@@ -12,8 +12,10 @@ enum ExternalTool {
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `arguments` (the first is looked up on PATH); throws with its stderr and `package`
-    /// (what to install) when it cannot start or exits non-zero. Returns its stdout.
+    /// Runs `arguments` (the first is looked up on PATH) at the lowest priority (nice 19: a
+    /// reference computed for seconds must not take the cores from the render threads of the
+    /// servers other tests run in-process); throws with its stderr and `package` (what to
+    /// install) when it cannot start or exits non-zero. Returns its stdout.
     @discardableResult
     static func run(_ arguments: [String], package: String, environment: [String: String]? = nil) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
@@ -26,7 +28,7 @@ enum ExternalTool {
     private static func runBlocking(_ arguments: [String], package: String, environment: [String: String]?) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
+        process.arguments = ["nice", "-n", "19"] + arguments
         process.currentDirectoryURL = repositoryRoot
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe(), errors = Pipe()
