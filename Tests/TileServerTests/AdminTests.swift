@@ -54,7 +54,8 @@ import TestThreads
     }
 
     static func blue(_ response: HTTPResponse) throws -> UInt8? {
-        try PNGDecoder.decode(response.body).pixel(x: 0, y: 0)?.blue
+        try #require(response.status == .ok, "\(String(decoding: response.body.prefix(300), as: UTF8.self))")
+        return try PNGDecoder.decode(response.body).pixel(x: 0, y: 0)?.blue
     }
 
     func blue(_ response: HTTPResponse) throws -> UInt8? { try Self.blue(response) }

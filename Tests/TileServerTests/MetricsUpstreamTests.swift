@@ -30,10 +30,12 @@ import TileProviders
 
         let registry = PrometheusCollectorRegistry()
         let factory = TileMetrics.makeFactory(registry: registry)
-        let settings = UpstreamSettings(connectTimeout: 0.5, totalTimeout: 0.5, retryAfter: 1)
-        func provider(_ base: String) async throws -> URLTileProvider {
-            URLTileProvider(template: try URLTemplate("\(base)/{z}/{x}/{y}.png"), settings: settings, logger: Fixtures.logger,
-                            metrics: UpstreamMetrics(factory: factory, dimensions: [("layer", "up")]))
+        // Half a second for the upstream that never answers; ten for the others, which a busy
+        // machine (a full parallel test run) may take longer than half a second to answer.
+        func provider(_ base: String, timeout: Double) async throws -> URLTileProvider {
+            let settings = UpstreamSettings(connectTimeout: timeout, totalTimeout: timeout, retryAfter: 1)
+            return URLTileProvider(template: try URLTemplate("\(base)/{z}/{x}/{y}.png"), settings: settings, logger: Fixtures.logger,
+                                   metrics: UpstreamMetrics(factory: factory, dimensions: [("layer", "up")]))
         }
         let request = TileRequest(tile: TileCoordinate(z: 0, x: 0, y: 0))
         let cases: [(String, UpstreamFailureKind?)] = [
@@ -43,8 +45,8 @@ import TileProviders
             ("http://127.0.0.1:\(port)/slow", .timeout),
             ("http://127.0.0.1:\(closedPort)", .connect),
         ]
-        for (base, _) in cases {
-            _ = try await provider(base).requestTile(request)
+        for (base, kind) in cases {
+            _ = try await provider(base, timeout: kind == .timeout ? 0.5 : 10).requestTile(request)
         }
         withExtendedLifetime(refusing) {}  // refusing until every case has been asked
         let page = try PrometheusExposition(registry.emitToString())
