@@ -22,7 +22,7 @@ let package = Package(
         // PNG, JPEG and WebP codecs, for Benchmarks/.
         .library(name: "TileCodecs", targets: ["TileCodecs"]),
         // HTTP/1.1 alone (its request parser, and the request/response types of TileService), for Benchmarks/.
-        .library(name: "TileHTTP", targets: ["TileHTTP"]),
+        .library(name: "TileHTTP", targets: ["TileHTTP", "Hashing"]),
         // What each fuzz target checks, for Fuzz/'s harnesses (FuzzCorpusTests replays the corpus).
         .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
     ],
@@ -43,11 +43,13 @@ let package = Package(
         // POSIX sockets and the two transports (epoll on Linux, Dispatch anywhere), no HTTP.
         .target(name: "Sockets", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
                 swiftSettings: requestPath),
+        // XXH64, the content hash of ETags, memo slots and cache records; no dependencies.
+        .target(name: "Hashing", swiftSettings: requestPath),
         // HTTP/1.1 over Sockets' event loops; knows no tiles.
         .target(
             name: "TileHTTP",
             dependencies: [
-                "Sockets",
+                "Sockets", "Hashing",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -73,7 +75,7 @@ let package = Package(
         // PNG, JPEG and WebP decode/encode to and from TilePNG's RGBAImage, one entry point each way.
         .target(name: "TileCodecs", dependencies: ["TilePNG", "CTurboJPEG", "CWebP"]),
         // Generic byte-bounded cache, no HTTP.
-        .target(name: "TileCache", dependencies: ["CZlib"], swiftSettings: requestPath),
+        .target(name: "TileCache", dependencies: ["Hashing"], swiftSettings: requestPath),
         // Bytes kept in a memory file to be sent with sendfile (the memory cache's bodies); no HTTP.
         .target(name: "BodyStore", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
                 swiftSettings: requestPath),
@@ -106,7 +108,7 @@ let package = Package(
         .target(
             name: "TileServer",
             dependencies: [
-                "TileGeometry", "TileProviders", "TileHTTP", "TilePNG", "TileCache", "BodyStore", "Sockets", "Hiredis", "TileImagery",
+                "TileGeometry", "TileProviders", "TileHTTP", "Hashing", "TilePNG", "TileCache", "BodyStore", "Sockets", "Hiredis", "TileImagery",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -138,16 +140,17 @@ let package = Package(
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"]),
         .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestThreads"]),
         .testTarget(name: "TileHTTPTests", dependencies: ["TileHTTP", "Sockets", "TestThreads", "TestHTTPClient"]),
+        .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "TilePNGTests", dependencies: ["TilePNG"]),
         .testTarget(name: "TileCodecsTests", dependencies: ["TileCodecs", "TestThreads"]),
-        .testTarget(name: "TileCacheTests", dependencies: ["TileCache", "TestThreads"]),
+        .testTarget(name: "TileCacheTests", dependencies: ["TileCache", "Hashing", "TestThreads"]),
         .testTarget(name: "BodyStoreTests", dependencies: ["BodyStore"]),
         .testTarget(name: "TileProvidersTests", dependencies: ["TileProviders", "TileGeometry", "TilePNG", "TestThreads"]),
         .testTarget(name: "TileImageryTests", dependencies: ["TileImagery", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TestThreads"]),
         .testTarget(
             name: "TileServerTests",
             dependencies: [
-                "TileServer", "TileHTTP", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "BodyStore", "Sockets",
+                "TileServer", "TileHTTP", "Hashing", "TileProviders", "TileGeometry", "TilePNG", "TileCodecs", "TileCache", "BodyStore", "Sockets",
                 "TileLayerCLI", "Hiredis", "TestThreads", "TestHTTPClient", "FuzzChecks",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -11,7 +11,8 @@
 #          of one tile's value of median size: req/s, and CPU a request of each server (tilelayer;
 #          redis-server) from /proc.
 # Environment (defaults in brackets): COUNT [5000]  CONNECTIONS [16]  DURATION [10] seconds
-# BUILD [1] (0: use the release binary as built)
+# BUILD [1] (0: use the release binary as built)  TILELAYER [this checkout's release build]: a
+# tilelayer binary to measure instead (another commit's, for a before-and-after)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 COUNT=${COUNT:-5000}; CONNECTIONS=${CONNECTIONS:-16}; DURATION=${DURATION:-10}
@@ -43,7 +44,7 @@ server:
 layers:
   - {name: mb, source: {type: mbtiles, path: $data}, cache: {memory: false, redis: true}}
 YAML
-"$root/.build/release/tilelayer" serve --config "$work/tilelayer.yml" 2>"$work/tilelayer.log" &
+"${TILELAYER:-$root/.build/release/tilelayer}" serve --config "$work/tilelayer.yml" 2>"$work/tilelayer.log" &
 tl_pid=$!; pids+=("$tl_pid")
 for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$http_port/healthz" && break; sleep 0.1; done
 

@@ -1,10 +1,15 @@
-/// One stored answer of the disk tier: a tile's bytes or "no tile here", when it was stored
-/// and the source's modification time.
+import Hashing
+
+/// One stored answer of the disk tier (and value of the Redis tier): a tile's bytes or "no tile
+/// here", when it was stored and the source's modification time.
 ///
-/// On disk it is a fixed header then the body (all integers little-endian):
-/// `magic "TLC1"` · kind (1 byte) · 3 zero bytes · storedAt (Int64) · lastModified (Int64,
-/// `Int64.min` = unknown) · body length (UInt64) · CRC-32 of everything before it and of the body.
-/// A file whose size, magic, kind or checksum does not match is corrupt.
+/// Stored as the body, then a trailer of 48 bytes (integers little-endian):
+/// `magic "TLC2"` · kind (1 byte) · 3 zero bytes · storedAt (Int64) · lastModified (Int64,
+/// `Int64.min` = unknown) · body length (UInt64) · XXH64 of the body · XXH64 of the trailer
+/// before it. The body first, so that the record read back keeps the bytes read, less the
+/// trailer, as its body, without a copy; the body's XXH64 is its ETag's hash, so one pass checks
+/// it and labels it. Bytes whose size, magic, kind or hashes do not match are damaged; a record
+/// of the first format (magic "TLC1" at its start, a CRC-32) is outdated.
 public struct DiskRecord: Sendable, Equatable {
     /// What the record holds.
     public enum Kind: UInt8, Sendable {
@@ -15,75 +20,94 @@ public struct DiskRecord: Sendable, Equatable {
     }
 
     /// Tile or no-tile.
-    public var kind: Kind
+    public let kind: Kind
     /// The tile's bytes (empty for `.noTile`).
-    public var body: [UInt8]
+    public let body: [UInt8]
     /// Seconds since 1970 when it was stored.
-    public var storedAt: Int
+    public let storedAt: Int
     /// The source's modification time, seconds since 1970, where known.
-    public var lastModified: Int?
+    public let lastModified: Int?
+    /// XXH64 of `body`: its ETag's hash.
+    public let bodyHash: UInt64
 
     /// A record.
     public init(kind: Kind, body: [UInt8] = [], storedAt: Int, lastModified: Int? = nil) {
+        self.init(kind: kind, body: body, storedAt: storedAt, lastModified: lastModified, bodyHash: ContentHash.xxh64(body))
+    }
+
+    private init(kind: Kind, body: [UInt8], storedAt: Int, lastModified: Int?, bodyHash: UInt64) {
         self.kind = kind
         self.body = body
         self.storedAt = storedAt
         self.lastModified = lastModified
+        self.bodyHash = bodyHash
     }
 
-    /// "TLC1": TileLayer Cache, format 1.
-    static let magic: [UInt8] = [0x54, 0x4C, 0x43, 0x31]
-    /// Bytes before the body.
-    static let headerSize = 36
+    /// "TLC2": TileLayer Cache, format 2.
+    static let magic: [UInt8] = [0x54, 0x4C, 0x43, 0x32]
+    /// "TLC1", the first format's magic, at the start of its records.
+    static let firstFormatMagic: [UInt8] = [0x54, 0x4C, 0x43, 0x31]
+    /// Bytes after the body.
+    static let trailerSize = 48
     private static let unknownTime = Int64.min
 
-    /// The whole file: header and body.
+    /// The whole record: body and trailer.
     public func encoded() -> [UInt8] {
-        var bytes = Self.magic
-        bytes.reserveCapacity(Self.headerSize + body.count)
+        var bytes = body
+        bytes.reserveCapacity(body.count + Self.trailerSize)
+        bytes += Self.magic
         bytes += [kind.rawValue, 0, 0, 0]
         Self.append(Int64(storedAt), to: &bytes)
         Self.append(lastModified.map(Int64.init) ?? Self.unknownTime, to: &bytes)
         Self.append(UInt64(body.count), to: &bytes)
-        let crc = CRC32.checksum(body, continuing: CRC32.checksum(bytes))
-        Self.append(crc, to: &bytes)
-        bytes += body
+        Self.append(bodyHash, to: &bytes)
+        let trailerHash = bytes.withUnsafeBytes { ContentHash.xxh64(UnsafeRawBufferPointer(rebasing: $0[body.count...])) }
+        Self.append(trailerHash, to: &bytes)
         return bytes
     }
 
     /// The record in `bytes`, or why they are not one.
-    public static func decode(_ bytes: [UInt8]) -> Result<DiskRecord, DecodeProblem> {
-        guard bytes.count >= headerSize else { return .failure(.init("\(bytes.count) bytes, shorter than the header")) }
-        guard Array(bytes[0 ..< 4]) == magic else { return .failure(.init("bad magic")) }
-        guard let kind = Kind(rawValue: bytes[4]) else { return .failure(.init("unknown kind \(bytes[4])")) }
-        let storedAt = Int64(bitPattern: word(bytes, at: 8))
-        let modified = Int64(bitPattern: word(bytes, at: 16))
-        let length = word(bytes, at: 24)
-        guard length == UInt64(bytes.count - headerSize) else {
-            return .failure(.init("header says \(length) body bytes, file has \(bytes.count - headerSize)"))
+    public static func decode(_ bytes: consuming [UInt8]) -> Result<DiskRecord, DecodeProblem> {
+        guard bytes.count >= trailerSize else {
+            return .failure(bytes.starts(with: firstFormatMagic) ? .outdated : .damaged("\(bytes.count) bytes, shorter than the trailer"))
         }
-        let stored = UInt32(truncatingIfNeeded: word(bytes, at: 32, size: 4))
-        let computed = bytes.withUnsafeBytes { raw in
-            CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[headerSize...]),
-                           continuing: CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0 ..< 32])))
+        let start = bytes.count - trailerSize
+        guard bytes[start ..< start + 4].elementsEqual(magic) else {
+            return .failure(bytes.starts(with: firstFormatMagic) ? .outdated : .damaged("bad magic"))
         }
-        guard stored == computed else { return .failure(.init("checksum mismatch")) }
-        return .success(DiskRecord(kind: kind, body: Array(bytes[headerSize...]), storedAt: Int(storedAt),
-                                   lastModified: modified == unknownTime ? nil : Int(modified)))
+        let (trailerHash, bodyHash) = bytes.withUnsafeBytes { raw in
+            (ContentHash.xxh64(UnsafeRawBufferPointer(rebasing: raw[start ..< start + 40])),
+             ContentHash.xxh64(UnsafeRawBufferPointer(rebasing: raw[..<start])))
+        }
+        guard trailerHash == word(bytes, at: start + 40) else { return .failure(.damaged("trailer checksum mismatch")) }
+        guard let kind = Kind(rawValue: bytes[start + 4]) else { return .failure(.damaged("unknown kind \(bytes[start + 4])")) }
+        let length = word(bytes, at: start + 24)
+        guard length == UInt64(start) else { return .failure(.damaged("trailer says \(length) body bytes, record has \(start)")) }
+        guard bodyHash == word(bytes, at: start + 32) else { return .failure(.damaged("body checksum mismatch")) }
+        let storedAt = Int64(bitPattern: word(bytes, at: start + 8))
+        let modified = Int64(bitPattern: word(bytes, at: start + 16))
+        bytes.removeLast(trailerSize)
+        return .success(DiskRecord(kind: kind, body: bytes, storedAt: Int(storedAt),
+                                   lastModified: modified == unknownTime ? nil : Int(modified), bodyHash: bodyHash))
     }
 
     /// Why bytes are not a record.
     public struct DecodeProblem: Error {
         /// What did not match.
         public let reason: String
-        init(_ reason: String) { self.reason = reason }
+        /// A record of the first format: not damaged, only no longer read (a miss, replaced on
+        /// the next fill).
+        public let isOutdated: Bool
+
+        static func damaged(_ reason: String) -> Self { Self(reason: reason, isOutdated: false) }
+        static let outdated = Self(reason: "a record of the first format (TLC1)", isOutdated: true)
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 
-    private static func word(_ bytes: [UInt8], at offset: Int, size: Int = 8) -> UInt64 {
-        (0 ..< size).reduce(UInt64(0)) { value, index in value | UInt64(bytes[offset + index]) << (8 * index) }
+    private static func word(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
     }
 }

@@ -33,7 +33,8 @@ public final class DiskTileStore<Key: Sendable>: Sendable {
     public func path(for key: Key) -> String { root + "/" + relativePath(key) }
 
     /// The record of `key`, nil when none is stored. A corrupt file is deleted and reported as
-    /// `CacheError.corrupt`; other failures as `CacheError.diskIO`.
+    /// `CacheError.corrupt`, an outdated one deleted as none stored; other failures as
+    /// `CacheError.diskIO`.
     public func read(_ key: Key) throws(CacheError) -> DiskRecord? {
         let path = path(for: key)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -58,6 +59,9 @@ public final class DiskTileStore<Key: Sendable>: Sendable {
         }
         switch DiskRecord.decode(done == size ? bytes : Array(bytes[0 ..< done])) {
         case .success(let record): return record
+        case .failure(let problem) where problem.isOutdated:
+            unlink(path)
+            return nil
         case .failure(let problem): throw discard(path, problem.reason)
         }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Hashing
 
 /// The header sections an event loop parsed lately (a head's field lines and the empty line
 /// after them, without the request line), by their bytes, with the fields each parses to.

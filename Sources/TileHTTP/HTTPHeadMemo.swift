@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Hashing
 
 /// The request heads an event loop parsed lately, by their bytes, with the request each parses
 /// to: a client that sends the same head again (a map client asking for a tile again, a load

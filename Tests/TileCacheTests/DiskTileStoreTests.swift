@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import Hashing
 import TileCache
 
-/// The generic disk store: round trips, the header's checks, atomic replacement, removal.
+/// The generic disk store: round trips, the record's checks, atomic replacement, removal.
 @Suite struct DiskTileStoreTests {
     let root = NSTemporaryDirectory() + "disk-store-" + UUID().uuidString
 
@@ -41,7 +42,7 @@ import TileCache
             #expect(throws: CacheError.self) { try store.read(3) }
             #expect(!FileManager.default.fileExists(atPath: store.path(for: 3)))  // deleted
         }
-        for length in [0, 10, 35, 36, good.count - 1] {
+        for length in [0, 10, 47, 48, good.count - 1] {
             _ = FileManager.default.createFile(atPath: store.path(for: 3), contents: Data(good.prefix(length)))
             #expect(throws: CacheError.self) { try store.read(3) }
         }
@@ -68,9 +69,38 @@ import TileCache
         #expect(throws: CacheError.self) { try store.write(DiskRecord(kind: .noTile, storedAt: 1), for: 1) }
     }
 
-    @Test func crc32MatchesTheStandardCheckValue() {
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(CRC32.checksum(Array("56789".utf8), continuing: CRC32.checksum(Array("1234".utf8))) == 0xCBF4_3926)
-        #expect(CRC32.checksum([UInt8]()) == 0)
+    /// The format, byte by byte: the body first, then the trailer, and the body's hash is the
+    /// XXH64 its ETag is made of.
+    @Test func theBodyComesFirstAndItsHashIsItsETagsHash() throws {
+        let body: [UInt8] = Array(0 ... 99)
+        let record = DiskRecord(kind: .tile, body: body, storedAt: 7, lastModified: nil)
+        let bytes = record.encoded()
+        #expect(bytes.count == body.count + 48)
+        #expect(Array(bytes.prefix(body.count)) == body)
+        #expect(Array(bytes[100 ..< 108]) == Array("TLC2".utf8) + [1, 0, 0, 0])
+        #expect(Array(bytes[108 ..< 116]) == [7, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(bytes[116 ..< 124]) == [0, 0, 0, 0, 0, 0, 0, 0x80])  // unknown: Int64.min
+        #expect(record.bodyHash == ContentHash.xxh64(body))
+        #expect(Array(bytes[132 ..< 140]) == withUnsafeBytes(of: ContentHash.xxh64(body).littleEndian, Array.init))
+        let decoded = try DiskRecord.decode(bytes).get()
+        #expect(decoded == record && decoded.bodyHash == record.bodyHash)
+    }
+
+    /// A file of the first format (magic "TLC1" first, a CRC-32) is deleted and read as none
+    /// stored: a miss the next fill replaces, not a damaged file.
+    @Test func aRecordOfTheFirstFormatIsDeletedAsAMiss() throws {
+        let store = store()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try store.write(DiskRecord(kind: .noTile, storedAt: 1), for: 4)
+        // The first format's no-tile record: magic, kind, 3 zeros, storedAt, lastModified, length, CRC-32.
+        let first = Array("TLC1".utf8) + [0, 0, 0, 0] + [1, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0x80]
+            + [0, 0, 0, 0, 0, 0, 0, 0] + [0x12, 0x34, 0x56, 0x78]
+        _ = FileManager.default.createFile(atPath: store.path(for: 4), contents: Data(first))
+        #expect(try store.read(4) == nil)
+        #expect(!FileManager.default.fileExists(atPath: store.path(for: 4)))
+        guard case .failure(let problem) = DiskRecord.decode(first) else { Issue.record("decoded"); return }
+        #expect(problem.isOutdated)
+        guard case .failure(let damaged) = DiskRecord.decode(Array("TLC0".utf8) + first.dropFirst(4)) else { return }
+        #expect(!damaged.isOutdated)
     }
 }

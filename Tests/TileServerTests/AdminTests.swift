@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import Prometheus
 import Synchronization
 import TestHTTPClient

@@ -7,12 +7,12 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Hashing
 import TestHTTPClient
 import Testing
 import TileGeometry
 import TileHTTP
 import Sockets
-import TileCache
 import TilePNG
 import TileProviders
 @testable import TileServer
@@ -33,7 +33,12 @@ import TestThreads
     static func pageAlignedPNG(pages: Int, fill: UInt8) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let typed = Array(type.utf8) + data
-            let crc = CRC32.checksum(typed)
+            var crc = UInt32.max  // CRC-32 (PNG's), bit by bit
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0 ..< 8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc = ~crc
             return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + typed
                 + withUnsafeBytes(of: crc.bigEndian, Array.init)
         }

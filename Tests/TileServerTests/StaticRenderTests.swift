@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import Testing
 import TileGeometry
 import TileHTTP

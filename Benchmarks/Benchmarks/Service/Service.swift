@@ -4,6 +4,7 @@
 // setup, so what is measured is the hot path, not the disk.
 import Benchmark
 import BenchmarkFixtures
+import Hashing
 import Logging
 import TileHTTP
 import TileServer

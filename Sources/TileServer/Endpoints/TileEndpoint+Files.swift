@@ -1,3 +1,4 @@
+import Hashing
 import Sockets
 import TileCache
 import TileHTTP

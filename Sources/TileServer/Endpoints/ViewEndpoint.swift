@@ -1,3 +1,4 @@
+import Hashing
 import TileGeometry
 import TileHTTP
 import TileProviders

@@ -169,7 +169,7 @@ extension DiskRecord {
     /// The outcome it stores, with its ETag (content hash) and Last-Modified as first served.
     var outcome: TileOutcome {
         guard kind == .tile else { return .noTile }
-        var tile = ServedTile(body: body, lastModified: lastModified)
+        var tile = ServedTile(body: body, contentHash: bodyHash, lastModified: lastModified)
         tile.storedAt = storedAt
         return .tile(tile)
     }

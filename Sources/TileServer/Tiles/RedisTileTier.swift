@@ -12,9 +12,10 @@ import TileCache
 /// clear on any replica (`INCR`) is seen by every replica's next lookup, and a fill that read the
 /// older generation stores under the older key, which nobody reads again (it expires after
 /// `ttlSeconds`). A lookup pipelines the counter's GET with the tile's GET under the generation
-/// it saw last: one round trip, and a second one only when the generation moved. Values are `DiskRecord`s: magic,
-/// kind, times, body length and a CRC-32 over header and body, so a truncated or damaged value
-/// is detected, counted, deleted and fetched again, never served.
+/// it saw last: one round trip, and a second one only when the generation moved. Values are
+/// `DiskRecord`s: the body, then magic, kind, times, body length and XXH64s of body and trailer,
+/// so a truncated or damaged value is detected, counted, deleted and fetched again, never served
+/// (a value of the first format is a miss, replaced by the fill).
 ///
 /// Every call blocks for up to `timeoutMs`: lookups run on the worker that fills the tile,
 /// writes on a serial queue of the tier's own, never on an event loop. When Redis is down or
@@ -77,11 +78,11 @@ final class RedisTileTier: Sendable {
         let get = Array("GET".utf8)
         let seen = seenGenerations.withLock { $0[layer] } ?? 0
         do {
-            let replies = try pool.pipeline([[get, Array(Self.generationKey(layer: layer).utf8)],
+            var replies = try pool.pipeline([[get, Array(Self.generationKey(layer: layer).utf8)],
                                              [get, Array(Self.tileKey(key, generation: seen).utf8)]])
             generation = replies[0].integerValue ?? 0
             if generation == seen {
-                value = replies[1]
+                value = replies.removeLast()  // moved out: the value's bytes become the record's body in place
             } else {
                 seenGenerations.withLock { $0[layer] = generation }
                 value = try pool.command([get, Array(Self.tileKey(key, generation: generation).utf8)])
@@ -91,15 +92,19 @@ final class RedisTileTier: Sendable {
             return .unavailable
         }
         problems.succeeded(logger: logger, endpoint: settings.endpoint)
-        guard case .bytes(let bytes) = value else {
+        guard case .bytes(let bytes) = consume value else {
             metrics.miss(layer: layer)
             return .miss(generation: generation)
         }
-        switch DiskRecord.decode(bytes) {
+        let count = bytes.count
+        switch DiskRecord.decode(consume bytes) {  // its last use: the body is its bytes, not a copy
+        case .failure(let problem) where problem.isOutdated:
+            metrics.miss(layer: layer)  // replaced by the fill that follows
+            return .miss(generation: generation)
         case .failure(let problem):
             metrics.corrupt(layer: layer)
             logger.warning("redis cache: corrupt value deleted; fetching the tile again",
-                           metadata: ["layer": "\(layer)", "tile": "\(key)", "reason": "\(problem.reason)", "bytes": "\(bytes.count)"])
+                           metadata: ["layer": "\(layer)", "tile": "\(key)", "reason": "\(problem.reason)", "bytes": "\(count)"])
             _ = try? pool.command(["DEL", Self.tileKey(key, generation: generation)])
             return .miss(generation: generation)
         case .success(let record):

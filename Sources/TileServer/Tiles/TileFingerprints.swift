@@ -1,3 +1,4 @@
+import Hashing
 import Synchronization
 import TileHTTP
 import TileProviders

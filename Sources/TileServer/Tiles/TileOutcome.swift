@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import BodyStore
+import Hashing
 import TileHTTP
 import TileProviders
 

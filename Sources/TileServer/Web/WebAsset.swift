@@ -1,3 +1,4 @@
+import Hashing
 import TileHTTP
 
 /// One file of the front page, held in memory: its bytes and the headers they need.

@@ -1,8 +1,9 @@
 // XXH64 against values from the reference implementation (Python's `xxhash` package, which
-// wraps it), with and without a seed: the ETags and the head memo's slots both depend on it.
+// wraps it), with and without a seed: the ETags, the parse memos' slots and the cache records'
+// checks depend on it.
 
+import Hashing
 import Testing
-@testable import TileHTTP
 
 @Suite struct ContentHashTests {
     @Test func unseededValuesAreTheReferenceOnes() {

@@ -1,6 +1,7 @@
 /// XXH64 (xxHash, 64-bit): a fast, stable content hash for strong ETags — the same bytes give
-/// the same tag in every process and on every machine, so ETags survive restarts — and, with a
-/// seed of its own, for the head memo's slots (`HTTPHeadMemo`).
+/// the same tag in every process and on every machine, so ETags survive restarts — for the
+/// checks of the cache tiers' records (`DiskRecord`, whose body's hash is its ETag's), and, with
+/// a seed of its own, for the parse memos' slots (`HTTPHeadMemo`, `HTTPFieldSectionMemo`).
 public enum ContentHash {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
