@@ -66,7 +66,6 @@ public struct HTTPHeaderName: Sendable, Hashable, CustomStringConvertible, Expre
     public static let accessControlAllowHeaders = HTTPHeaderName("Access-Control-Allow-Headers")
     public static let accessControlAllowMethods = HTTPHeaderName("Access-Control-Allow-Methods")
     public static let accessControlAllowOrigin = HTTPHeaderName("Access-Control-Allow-Origin")
-    public static let accessControlExposeHeaders = HTTPHeaderName("Access-Control-Expose-Headers")
     public static let accessControlMaxAge = HTTPHeaderName("Access-Control-Max-Age")
     public static let acceptEncoding = HTTPHeaderName("Accept-Encoding")
     public static let age = HTTPHeaderName("Age")

@@ -102,7 +102,6 @@ public struct HTTPRequest: Sendable, Equatable {
         headers[.expect].map { Substring($0).trimmingSpaces.lowercased() == "100-continue" } ?? false
     }
 
-
     /// The decoded query parameters in order (`+` is a space, per HTML forms).
     public var queryItems: [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
@@ -112,11 +111,6 @@ public struct HTTPRequest: Sendable, Equatable {
             let value = parts.count > 1 ? (PercentDecoding.decodeQueryComponent(parts[1]) ?? String(parts[1])) : ""
             return (name: name, value: value)
         }
-    }
-
-    /// The first value of query parameter `name`.
-    public func queryValue(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -25,7 +25,7 @@ import Testing
         #expect(request.method == .get)
         #expect(request.pathSegments == ["world", "1", "2", "3@2x.png"])
         #expect(request.query == "floor=2&x=a%20b")
-        #expect(request.queryValue("x") == "a b")
+        #expect(request.queryItems.map(\.name) == ["floor", "x"] && request.queryItems.last?.value == "a b")
         #expect(request.headers["x-thing"] == "padded value")
         #expect(request.headers[.host] == "tiles")
         #expect(request.version == .http1_1)
