@@ -21,7 +21,8 @@ let package = Package(
         .library(name: "TilePNG", targets: ["TilePNG"]),
         // PNG, JPEG and WebP codecs, for Benchmarks/.
         .library(name: "TileCodecs", targets: ["TileCodecs"]),
-        // HTTP/1.1 alone (its request parser, and the request/response types of TileService), for Benchmarks/.
+        // HTTP/1.1 alone (its request parser, and the request/response types of TileService) and
+        // the content hash it uses, for Benchmarks/.
         .library(name: "TileHTTP", targets: ["TileHTTP", "Hashing"]),
         // What each fuzz target checks, for Fuzz/'s harnesses (FuzzCorpusTests replays the corpus).
         .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
@@ -131,7 +132,8 @@ let package = Package(
         ),
         .executableTarget(name: "tilelayer", dependencies: ["TileLayerCLI"]),
         // Shared by the test targets: the trait that runs blocking tests on threads of their own.
-        .target(name: "TestThreads", dependencies: ["CLinux"], path: "Tests/TestThreads"),
+        .target(name: "TestThreads", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
+                path: "Tests/TestThreads"),
         // Shared by the test targets that talk to a live server: a blocking loopback HTTP client.
         .target(name: "TestHTTPClient", dependencies: ["Sockets"], path: "Tests/TestHTTPClient"),
         // The fuzz targets' checks: Fuzz/'s libFuzzer harnesses and FuzzCorpusTests call them.

@@ -51,7 +51,7 @@ for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$http_port/hea
 # The tiles (XYZ rows from the file's TMS rows), their Redis keys, and each asked once.
 sqlite3 "$data" "select zoom_level, tile_column, (1 << zoom_level) - 1 - tile_row from tiles order by length(tile_data)" |
     awk -F'|' '{ print "/mb/" $1 "/" $2 "/" $3 ".png" }' >"$work/paths.txt"
-sed 's|^/mb/\(.*\)\.png$|tilelayer:tile:mb:g0:\1|' "$work/paths.txt" >"$work/keys.txt"
+sed 's|^/mb/\(.*\)\.png$|tilelayer:tile2:mb:g0:\1|' "$work/paths.txt" >"$work/keys.txt"
 python3 "$root/scripts/bench/seq-client.py" "$http_port" "$work/paths.txt" "$(wc -l <"$work/paths.txt")" >/dev/null
 for _ in $(seq 1 100); do
     [[ $(redis-cli -p "$redis_port" dbsize) -ge $(wc -l <"$work/keys.txt") ]] && break; sleep 0.1

@@ -204,7 +204,7 @@ sleep 0.5
 curl -sf "$A/relief/0/0/0@2x.png" -o /dev/null; sleep 0.3
 stored="$(metric "$A" tilelayer_redis_stored_total relief)"
 check "A reconnected to the restarted Redis by itself (stored $stored values in all)" \
-    [ -n "$(redis-cli -p "$redis_port" --scan --pattern 'tilelayer:tile:relief:*' | head -1)" ]
+    [ -n "$(redis-cli -p "$redis_port" --scan --pattern 'tilelayer:tile2:relief:*' | head -1)" ]
 
 echo "== readiness names a broken layer"
 mv "$work/spare" "$work/spare.away"
@@ -241,7 +241,7 @@ if [ "${FIGURES:-0}" = 1 ]; then
     echo "FIGURE  redis hits on A: $(metric "$A" tilelayer_redis_hits_total relief-redis-only) (relief-redis-only), renders $(metric "$A" tilelayer_renders_total relief-redis-only)"
     # The same Redis hit against a plain client's GET of its value, both one request at a time
     # on one connection from Python (scripts/bench/seq-client.py, redis-seq-client.py).
-    key="$(redis-cli -p "$redis_port" --scan --pattern 'tilelayer:tile:relief-redis-only:*:2/2/1@2x' | head -1)"
+    key="$(redis-cli -p "$redis_port" --scan --pattern 'tilelayer:tile2:relief-redis-only:*:2/2/1@2x' | head -1)"
     if [ -z "$key" ]; then
         echo "FIGURE  no Redis key for relief-redis-only 2/2/1@2x: no comparison with a plain GET"
     else

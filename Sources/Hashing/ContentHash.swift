@@ -1,7 +1,7 @@
-/// XXH64 (xxHash, 64-bit): a fast, stable content hash for strong ETags — the same bytes give
-/// the same tag in every process and on every machine, so ETags survive restarts — for the
-/// checks of the cache tiers' records (`DiskRecord`, whose body's hash is its ETag's), and, with
-/// a seed of its own, for the parse memos' slots (`HTTPHeadMemo`, `HTTPFieldSectionMemo`).
+/// XXH64 (xxHash, 64-bit): a fast content hash, stable across processes and machines. Unseeded,
+/// it is the hash of a tile's strong ETag (so ETags survive restarts and agree between
+/// replicas) and of the check of a stored cache record (so one pass over a tile read back
+/// checks it and labels it); seeded, the slot of a remembered request head.
 public enum ContentHash {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F

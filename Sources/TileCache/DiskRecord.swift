@@ -92,15 +92,19 @@ public struct DiskRecord: Sendable, Equatable {
     }
 
     /// Why bytes are not a record.
-    public struct DecodeProblem: Error {
-        /// What did not match.
-        public let reason: String
-        /// A record of the first format: not damaged, only no longer read (a miss, replaced on
-        /// the next fill).
-        public let isOutdated: Bool
+    public enum DecodeProblem: Error, Equatable {
+        /// Cut short or changed: `reason` says what did not match.
+        case damaged(String)
+        /// A record of the first format, which this one no longer reads: not damaged.
+        case outdated
 
-        static func damaged(_ reason: String) -> Self { Self(reason: reason, isOutdated: false) }
-        static let outdated = Self(reason: "a record of the first format (TLC1)", isOutdated: true)
+        /// What did not match.
+        public var reason: String {
+            switch self {
+            case .damaged(let reason): reason
+            case .outdated: "a record of the first format (TLC1)"
+            }
+        }
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

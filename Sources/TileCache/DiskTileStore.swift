@@ -57,9 +57,10 @@ public final class DiskTileStore<Key: Sendable>: Sendable {
             if count == 0 { break }
             done += count
         }
-        switch DiskRecord.decode(done == size ? bytes : Array(bytes[0 ..< done])) {
+        if done < size { bytes.removeLast(size - done) }
+        switch DiskRecord.decode(consume bytes) {  // its last use: the record's body is these bytes, not a copy
         case .success(let record): return record
-        case .failure(let problem) where problem.isOutdated:
+        case .failure(.outdated):
             unlink(path)
             return nil
         case .failure(let problem): throw discard(path, problem.reason)

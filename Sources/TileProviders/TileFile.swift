@@ -74,13 +74,6 @@ public final class TileFile: Sendable {
         #endif
     }
 
-    /// The whole file, read into memory; a file that shrank since it was opened reads short.
-    public func readAll() throws(TileProviderError) -> [UInt8] {
-        let (bytes, failure) = read(count: size) { buffer, count, offset in pread(descriptor, buffer, count, off_t(offset)) }
-        if failure != 0 { throw .unreadable(path: path, errno: failure) }
-        return bytes
-    }
-
     /// The file's bytes as one version, and that version: read whole, then `fstat` again; a file
     /// written meanwhile (in place: `cp` over it, `rsync --inplace`) is read again at its new
     /// size, up to `readAttempts` times, so the bytes are never a mix of two versions nor

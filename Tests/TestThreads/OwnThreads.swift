@@ -16,20 +16,9 @@ import Testing
 /// and a test whose deadline started before it waited fails for a reason not its own. Its own
 /// thread makes a blocking test cost only itself. A job here is a task's stretch between two
 /// suspensions: a thread each is cheap next to the socket round trips these tests make.
-///
-/// `background` runs its threads at the lowest priority (nice 19): for tests that compute for
-/// seconds (a reference warp, a batch of encodes), which at the default priority would take the
-/// cores from the render threads of every in-process server (nice 10, `RenderExecutor`) and make
-/// other tests' renders miss their answer deadline.
 public final class ThreadPerJobExecutor: TaskExecutor {
-    public static let shared = ThreadPerJobExecutor(niceness: 0)
-    public static let background = ThreadPerJobExecutor(niceness: 19)
+    public static let shared = ThreadPerJobExecutor()
     private static let marker = "ThreadPerJobExecutor"
-    private let niceness: Int32
-
-    private init(niceness: Int32) {
-        self.niceness = niceness
-    }
 
     /// Whether the calling thread is one of this executor's (marked in its thread dictionary:
     /// a new thread inherits its creator's name, a pool thread's).
@@ -38,11 +27,8 @@ public final class ThreadPerJobExecutor: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        Thread { [niceness] in
+        Thread {
             Thread.current.threadDictionary[Self.marker] = true
-            #if os(Linux)
-            if niceness != 0 { _ = clinux_set_thread_nice(niceness) }
-            #endif
             job.runSynchronously(on: executor)
         }.start()
     }
@@ -52,22 +38,18 @@ public final class ThreadPerJobExecutor: TaskExecutor {
 /// its first line, its child tasks (`async let`, task groups) and their continuations. An
 /// unstructured `Task {}` it starts does not inherit the preference: it runs on the pool.
 public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
-    let executor: ThreadPerJobExecutor
     public var isRecursive: Bool { true }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withTaskExecutorPreference(executor) { try await function() }
+        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try await function() }
     }
 }
 
 extension Trait where Self == OwnThreads {
     /// Runs the test (each test of the suite) on threads of its own: for tests that block.
-    public static var ownThreads: Self { OwnThreads(executor: .shared) }
-    /// Runs the test (each test of the suite) on threads of its own at the lowest priority: for
-    /// tests that compute for seconds (`ThreadPerJobExecutor.background`).
-    public static var ownBackgroundThreads: Self { OwnThreads(executor: .background) }
+    public static var ownThreads: Self { OwnThreads() }
 }
 
 /// Runs blocking work (sockets, waits for a child process) from a test that does not carry
@@ -76,4 +58,19 @@ extension Trait where Self == OwnThreads {
 /// is on such a thread already.)
 public func offPool<T: Sendable>(_ body: () throws -> T) async throws -> T {
     try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try body() }
+}
+
+/// Runs `body` on the calling thread at the lowest priority (nice 19), then gives the thread the
+/// default priority back: for a test that computes for seconds, which at the default priority
+/// would take the cores from the render threads of the servers other tests run in-process
+/// (nice 10, `RenderExecutor`) and make their renders miss the answer deadline. `body` must not
+/// start threads or queue work on Dispatch: a thread started from it would inherit the nice
+/// value. Call it on a thread of the test's own (`.ownThreads`), which ends with its job: where
+/// giving the priority back needs a privilege the process lacks, nothing else stays low.
+public func atLowestPriority<T>(_ body: () throws -> T) rethrows -> T {
+    #if os(Linux)
+    _ = clinux_set_thread_nice(19)
+    defer { _ = clinux_set_thread_nice(0) }
+    #endif
+    return try body()
 }

@@ -75,32 +75,36 @@ import TileCache
         let body: [UInt8] = Array(0 ... 99)
         let record = DiskRecord(kind: .tile, body: body, storedAt: 7, lastModified: nil)
         let bytes = record.encoded()
+        func word(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
         #expect(bytes.count == body.count + 48)
         #expect(Array(bytes.prefix(body.count)) == body)
         #expect(Array(bytes[100 ..< 108]) == Array("TLC2".utf8) + [1, 0, 0, 0])
-        #expect(Array(bytes[108 ..< 116]) == [7, 0, 0, 0, 0, 0, 0, 0])
-        #expect(Array(bytes[116 ..< 124]) == [0, 0, 0, 0, 0, 0, 0, 0x80])  // unknown: Int64.min
+        #expect(Array(bytes[108 ..< 116]) == word(7))
+        #expect(Array(bytes[116 ..< 124]) == word(UInt64(bitPattern: Int64.min)))  // unknown
+        #expect(Array(bytes[124 ..< 132]) == word(100))
         #expect(record.bodyHash == ContentHash.xxh64(body))
-        #expect(Array(bytes[132 ..< 140]) == withUnsafeBytes(of: ContentHash.xxh64(body).littleEndian, Array.init))
-        let decoded = try DiskRecord.decode(bytes).get()
-        #expect(decoded == record && decoded.bodyHash == record.bodyHash)
+        #expect(Array(bytes[132 ..< 140]) == word(ContentHash.xxh64(body)))
+        #expect(Array(bytes[140 ..< 148]) == word(ContentHash.xxh64(Array(bytes[100 ..< 140]))))
+        #expect(try DiskRecord.decode(bytes).get() == record)
     }
 
-    /// A file of the first format (magic "TLC1" first, a CRC-32) is deleted and read as none
-    /// stored: a miss the next fill replaces, not a damaged file.
-    @Test func aRecordOfTheFirstFormatIsDeletedAsAMiss() throws {
+    /// A file of the first format (magic "TLC1" first, then a CRC-32) is deleted and read as
+    /// none stored: a miss the next fill replaces, not a damaged file.
+    @Test(arguments: [0, 100])
+    func aRecordOfTheFirstFormatIsDeletedAsAMiss(bodyBytes: Int) throws {
         let store = store()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try store.write(DiskRecord(kind: .noTile, storedAt: 1), for: 4)
-        // The first format's no-tile record: magic, kind, 3 zeros, storedAt, lastModified, length, CRC-32.
-        let first = Array("TLC1".utf8) + [0, 0, 0, 0] + [1, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0x80]
-            + [0, 0, 0, 0, 0, 0, 0, 0] + [0x12, 0x34, 0x56, 0x78]
+        // The first format: magic, kind, 3 zeros, storedAt, lastModified, length, CRC-32, body.
+        func word(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+        let first = Array("TLC1".utf8) + [bodyBytes > 0 ? 1 : 0, 0, 0, 0] + word(1) + word(UInt64(bitPattern: Int64.min))
+            + word(UInt64(bodyBytes)) + [0x12, 0x34, 0x56, 0x78] + [UInt8](repeating: 0xAB, count: bodyBytes)
         _ = FileManager.default.createFile(atPath: store.path(for: 4), contents: Data(first))
         #expect(try store.read(4) == nil)
         #expect(!FileManager.default.fileExists(atPath: store.path(for: 4)))
-        guard case .failure(let problem) = DiskRecord.decode(first) else { Issue.record("decoded"); return }
-        #expect(problem.isOutdated)
-        guard case .failure(let damaged) = DiskRecord.decode(Array("TLC0".utf8) + first.dropFirst(4)) else { return }
-        #expect(!damaged.isOutdated)
+        #expect(DiskRecord.decode(first) == .failure(.outdated))
+        // The same bytes under another magic are damaged, not outdated.
+        guard case .failure(.damaged) = DiskRecord.decode(Array("TLC0".utf8) + first.dropFirst(4)) else {
+            Issue.record("not reported damaged"); return
+        }
     }
 }

@@ -44,7 +44,7 @@ import TestThreads
         // Just written: its path and inode are in the kernel's caches.
         let file = try #require(opened(root + "/0/0/0.png"))
         #expect(file.size == bytes.count)
-        #expect(try file.readAll() == bytes)
+        #expect(try file.readVersion().bytes == bytes)
         #expect(!isMissing(root + "/0/0/1.png"), "a name never looked up: the kernel's caches cannot tell")
         #expect(access(root + "/0/0/1.png", F_OK) != 0)  // looked up once (a worker's open)
         #expect(isMissing(root + "/0/0/1.png"), "a name the kernel knows is absent: no tile, told at once")
@@ -71,7 +71,7 @@ import TestThreads
                                                         read: { file.readAllWithoutWaiting() }, until: { $0 == nil }),
                                 "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(cold.map(\.count) == nil, "dropped from the page cache: a read would wait on the disk")
-        #expect(try file.readAll() == bytes)
+        #expect(try file.readVersion().bytes == bytes)
         #expect(file.readAllWithoutWaiting() == bytes, "read again: cached again")
 
         let large = [UInt8](repeating: 1, count: TileFile.maxBytesReadWithoutWaiting + 1)
@@ -89,14 +89,14 @@ import TestThreads
         defer { try? FileManager.default.removeItem(atPath: root) }
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         let file = try written(bytes, at: root + "/0/0/0.png")
-        #expect(try file.readAll() == bytes)
+        #expect(try file.readVersion().bytes == bytes)
         #expect(file.isCachedWhole() == true)
         // Only the last page dropped: all of the file is asked about, not its start.
         let page = sysconf(Int32(_SC_PAGESIZE))
         try #require(PageCache.evict(descriptor: file.descriptor, size: file.size, from: (file.size - 1) / page * page),
                      "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(file.isCachedWhole() == false, "its last page is not in the page cache")
-        #expect(try file.readAll() == bytes)
+        #expect(try file.readVersion().bytes == bytes)
         #expect(file.isCachedWhole() == true)
         #expect(try actingAsNobody { file.isCachedWhole() } == nil, "a file this process neither owns nor may write: not told")
     }
@@ -129,7 +129,7 @@ import TestThreads
             Issue.record("a tile just written opens without waiting")
             return
         }
-        #expect(try file.readAll() == [1, 2, 3])
+        #expect(try file.readVersion().bytes == [1, 2, 3])
     }
 
     /// A network or FUSE mount (here /proc, not a local disk filesystem) never opens on a loop.

@@ -29,7 +29,7 @@ import TestThreads
     }
 
     static func storedTiles(_ redis: RedisServerProcess) throws -> Int {
-        guard case .array(let keys) = try redis.connection().command(["KEYS", "tilelayer:tile:*"]) else { return -1 }
+        guard case .array(let keys) = try redis.connection().command(["KEYS", "tilelayer:tile2:*"]) else { return -1 }
         return keys.count
     }
 

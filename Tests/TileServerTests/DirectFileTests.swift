@@ -17,7 +17,7 @@ import TestThreads
 
 /// The bytes a file body would send (the tile file that owns its descriptor, read whole).
 private func fileBytes(_ body: HTTPFileRegion) throws -> [UInt8]? {
-    try (body.owner as? TileFile)?.readAll()
+    try (body.owner as? TileFile)?.readVersion().bytes
 }
 
 @Suite(.ownThreads, .timeLimit(.minutes(1))) struct DirectFileTests {
@@ -82,7 +82,7 @@ private func fileBytes(_ body: HTTPFileRegion) throws -> [UInt8]? {
         try #require(fsync(file.descriptor) == 0 && posix_fadvise(file.descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0)
         try #require(file.isCachedWhole() == false, "could not drop the file's pages from the page cache (a tmpfs temporary folder?)")
         #expect(try service.answerOnLoop("/direct/1/1/0.png") == nil, "not in the page cache: a worker reads it")
-        #expect(try file.readAll() == Fixtures.worldTile(1, 1, 0))
+        #expect(try file.readVersion().bytes == Fixtures.worldTile(1, 1, 0))
         #expect(try #require(try service.answerOnLoop("/direct/1/1/0.png"), "read back: in the page cache").file != nil)
 
         #if os(Linux)

@@ -103,7 +103,7 @@ import TestThreads
         await a.waitForCacheWrites()
         let connection = try redis.connection()
         // The render's four children are stored too; the render's own key:
-        let keyBytes = Array("tilelayer:tile:test:g0:2/1/1@2x".utf8)
+        let keyBytes = Array("tilelayer:tile2:test:g0:2/1/1@2x".utf8)
         guard case .bytes(var value) = try connection.command([Array("GET".utf8), keyBytes]) else {
             Issue.record("expected the render in Redis"); return
         }
@@ -126,26 +126,6 @@ import TestThreads
         }
         #expect(mended.count > value.count || damage != "truncate")
         if case .failure = DiskRecord.decode(mended) { Issue.record("the stored value is still damaged") }
-    }
-
-    /// A value of the first record format (magic "TLC1" first, as a server before format 2
-    /// stored it) is a miss, not a damaged value: the tile is made again and replaces it.
-    @Test func aValueOfTheFirstFormatIsAMissAndReplaced() async throws {
-        let redis = try RedisServerProcess()
-        let provider = Self.provider()
-        let b = try replica(provider, redis: redis)
-        let connection = try redis.connection()
-        let keyBytes = Array("tilelayer:tile:test:g0:2/1/1".utf8)
-        _ = try connection.command([Array("SET".utf8), keyBytes, Array("TLC1".utf8) + [UInt8](repeating: 0, count: 40)])
-        let response = try await b.get("/test/2/1/1.png")
-        #expect(response.status == .ok)
-        #expect(try await Self.metric(b, "tilelayer_redis_corrupt_total", ["layer": "test"]) == 0)
-        #expect(provider.callCount == 1, "made again from the source")
-        await b.waitForCacheWrites()
-        guard case .bytes(let replaced) = try connection.command([Array("GET".utf8), keyBytes]) else {
-            Issue.record("the tile was not stored again"); return
-        }
-        #expect(try DiskRecord.decode(replaced).get().body == response.body)
     }
 
     @Test func redisDownMeansOwnTiersKeepServingCountedAndLoggedThenItReconnects() async throws {

@@ -4,6 +4,7 @@ walking the keys in KEYFILE round robin, one at a time, as scripts/bench/seq-cli
 tile paths over HTTP (the same client work: send, read the whole value). Prints
 "SEQ requests=N ok=N seconds=S rps=R p50_us=.. p99_us=.." (ok = a value came back)."""
 import socket, sys, time
+from seq_summary import print_summary
 
 port, keyfile, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 keys = [l.strip().encode() for l in open(keyfile) if l.strip()]
@@ -26,7 +27,4 @@ for i in range(count):
         buf = buf[length + 2:]
         ok += 1
     lat.append(time.perf_counter() - t)
-secs = time.perf_counter() - t0
-lat.sort()
-pct = lambda q: int(lat[min(len(lat) - 1, int(q * len(lat)))] * 1e6)
-print(f"SEQ requests={count} ok={ok} seconds={secs:.3f} rps={count / secs:.1f} p50_us={pct(0.5)} p99_us={pct(0.99)}")
+print_summary(count, ok, time.perf_counter() - t0, lat)

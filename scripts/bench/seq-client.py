@@ -7,6 +7,7 @@ loop, stay the same), prints "PAUSE", and waits for a line on standard input bef
 With SEQ_HEADERS=browser in the environment, each request carries the header section a
 browser sends with an image (Chromium: browser-headers.txt) instead of Host alone."""
 import os, socket, sys, time
+from seq_summary import print_summary
 
 port, pathfile, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
@@ -56,7 +57,4 @@ for i in range(warmup + count):
     if head[0].startswith(b"HTTP/1.1 200"):
         ok += 1
     lat.append(time.perf_counter() - t)
-secs = time.perf_counter() - t0
-lat.sort()
-pct = lambda q: int(lat[min(len(lat) - 1, int(q * len(lat)))] * 1e6)
-print(f"SEQ requests={count} ok={ok} seconds={secs:.3f} rps={count / secs:.1f} p50_us={pct(0.5)} p99_us={pct(0.99)}")
+print_summary(count, ok, time.perf_counter() - t0, lat)

@@ -7,15 +7,16 @@ import TileCache
 /// The shared tile tier on Redis (`server.cache.redis`), for the layers that opt in with
 /// `cache: {redis: true}`: what one replica renders or fetches, every replica finds.
 ///
-/// Keys: `tilelayer:tile:{layer}:g{generation}:{z}/{x}/{y}[@2x][?name=value…]`, where the
+/// Keys: `tilelayer:tile2:{layer}:g{generation}:{z}/{x}/{y}[@2x][?name=value…]` ("tile2": values of
+/// `DiskRecord`'s format 2, so replicas of an earlier version, which read the first format under
+/// `tilelayer:tile:`, never meet them in a rolling upgrade), where the
 /// generation is the counter `tilelayer:gen:{layer}` kept in Redis and read on every lookup: a
 /// clear on any replica (`INCR`) is seen by every replica's next lookup, and a fill that read the
 /// older generation stores under the older key, which nobody reads again (it expires after
 /// `ttlSeconds`). A lookup pipelines the counter's GET with the tile's GET under the generation
 /// it saw last: one round trip, and a second one only when the generation moved. Values are
 /// `DiskRecord`s: the body, then magic, kind, times, body length and XXH64s of body and trailer,
-/// so a truncated or damaged value is detected, counted, deleted and fetched again, never served
-/// (a value of the first format is a miss, replaced by the fill).
+/// so a truncated or damaged value is detected, counted, deleted and fetched again, never served.
 ///
 /// Every call blocks for up to `timeoutMs`: lookups run on the worker that fills the tile,
 /// writes on a serial queue of the tier's own, never on an event loop. When Redis is down or
@@ -64,7 +65,7 @@ final class RedisTileTier: Sendable {
         if !key.variables.isEmpty {
             tile += "?" + key.variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         }
-        return "tilelayer:tile:\(key.layer):g\(generation):\(tile)"
+        return "tilelayer:tile2:\(key.layer):g\(generation):\(tile)"
     }
 
     /// Writes queued and not yet sent.
@@ -98,9 +99,6 @@ final class RedisTileTier: Sendable {
         }
         let count = bytes.count
         switch DiskRecord.decode(consume bytes) {  // its last use: the body is its bytes, not a copy
-        case .failure(let problem) where problem.isOutdated:
-            metrics.miss(layer: layer)  // replaced by the fill that follows
-            return .miss(generation: generation)
         case .failure(let problem):
             metrics.corrupt(layer: layer)
             logger.warning("redis cache: corrupt value deleted; fetching the tile again",
