@@ -30,17 +30,14 @@ public struct DiskRecord: Sendable, Equatable {
     /// XXH64 of `body`: its ETag's hash.
     public let bodyHash: UInt64
 
-    /// A record.
-    public init(kind: Kind, body: [UInt8] = [], storedAt: Int, lastModified: Int? = nil) {
-        self.init(kind: kind, body: body, storedAt: storedAt, lastModified: lastModified, bodyHash: ContentHash.xxh64(body))
-    }
-
-    private init(kind: Kind, body: [UInt8], storedAt: Int, lastModified: Int?, bodyHash: UInt64) {
+    /// A record. `bodyHash`: the XXH64 of the body when the caller made it already (from the
+    /// bytes it served: a copy read back that differs from them then fails the record's check).
+    public init(kind: Kind, body: [UInt8] = [], storedAt: Int, lastModified: Int? = nil, bodyHash: UInt64? = nil) {
         self.kind = kind
         self.body = body
         self.storedAt = storedAt
         self.lastModified = lastModified
-        self.bodyHash = bodyHash
+        self.bodyHash = bodyHash ?? ContentHash.xxh64(body)
     }
 
     /// "TLC2": TileLayer Cache, format 2.

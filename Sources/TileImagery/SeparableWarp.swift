@@ -146,24 +146,26 @@ struct SeparableWarp {
         guard let transform = level.geoTransform else { return .readFailed }
         let (across, down) = taps(geoTransform: geoTransform, size: size, transform: transform, level: level)
         guard across.low <= across.high, down.low <= down.high else { return .drawn }  // no data
-        let window = Window(x: across.low, y: down.low, width: across.high - across.low + 1, height: down.high - down.low + 1)
+        let window = Window(x: across.low, y: down.low, width: across.high - across.low + 1, height: down.high - down.low + 1,
+                            channels: bands.count)
         guard window.bytes <= Self.maxWindowBytes else { return .windowTooLarge }
         let samples = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: window.bytes)
         defer { samples.deallocate() }
-        var bandMap = bands.count == 1 ? [Int32](repeating: Int32(bands[0]), count: 3) : bands.map(Int32.init)
+        var bandMap = bands.map(Int32.init)
         guard GDALDatasetRasterIO(level.handle, GF_Read, Int32(window.x), Int32(window.y), Int32(window.width),
                                   Int32(window.height), samples.baseAddress, Int32(window.width), Int32(window.height),
-                                  GDT_Byte, 3, &bandMap, 3, Int32(window.width * 3), 1) == CE_None else { return .readFailed }
+                                  GDT_Byte, Int32(window.channels), &bandMap, Int32(window.channels),
+                                  Int32(window.width * window.channels), 1) == CE_None else { return .readFailed }
         tile.bytes.withUnsafeMutableBufferPointer { out in
             Self.resample(UnsafeBufferPointer(samples), window: window, across: across, down: down, size: size, into: out)
         }
         return .drawn
     }
 
-    /// The source pixels a tile reads: RGB, row by row.
+    /// The source pixels a tile reads, row by row: RGB, or one grey sample a pixel.
     private struct Window {
-        let x: Int, y: Int, width: Int, height: Int
-        var bytes: Int { width * height * 3 }
+        let x: Int, y: Int, width: Int, height: Int, channels: Int
+        var bytes: Int { width * height * channels }
     }
 
     /// The taps of the tile's columns and rows, with the warper's scales.
@@ -206,10 +208,12 @@ struct SeparableWarp {
                 for column in 0 ..< size { ring[base + column] = .zero }
                 return base
             }
-            let offset = windowRow * window.width * 3
+            let offset = windowRow * window.width * window.channels
             for index in 0 ..< window.width {
-                let sample = offset + index * 3
-                line[padX + index] = SIMD4(Float(samples[sample]), Float(samples[sample + 1]), Float(samples[sample + 2]), 0)
+                let sample = offset + index * window.channels
+                line[padX + index] = window.channels == 1
+                    ? SIMD4(repeating: Float(samples[sample]))
+                    : SIMD4(Float(samples[sample]), Float(samples[sample + 1]), Float(samples[sample + 2]), 0)
             }
             for column in 0 ..< size where across.first[column] != .min {
                 let start = Int(across.first[column]) - window.x + padX

@@ -88,6 +88,16 @@ import TileCache
         #expect(try DiskRecord.decode(bytes).get() == record)
     }
 
+    /// A record is checked against the hash of the bytes first served: a body that is not
+    /// those bytes (a copy read back wrong) is damaged, never read as a tile.
+    @Test func aBodyThatIsNotTheBytesHashedIsDamaged() {
+        let served: [UInt8] = [1, 2, 3, 4]
+        let good = DiskRecord(kind: .tile, body: served, storedAt: 1, bodyHash: ContentHash.xxh64(served))
+        #expect((try? DiskRecord.decode(good.encoded()).get()) == good)
+        let readBackWrong = DiskRecord(kind: .tile, body: [1, 2, 3, 5], storedAt: 1, bodyHash: ContentHash.xxh64(served))
+        #expect(DiskRecord.decode(readBackWrong.encoded()) == .failure(.damaged("body checksum mismatch")))
+    }
+
     /// A file of the first format (magic "TLC1" first, then a CRC-32) is deleted and read as
     /// none stored: a miss the next fill replaces, not a damaged file.
     @Test(arguments: [0, 100])

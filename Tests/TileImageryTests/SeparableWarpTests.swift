@@ -30,7 +30,7 @@ struct SeparableWarpTests {
     /// widened by its own ratio, where ours is one width for the tile.
     static let chunkedByGDAL: Set<String> = ["mercator 0/0/0", "mercator 1/1/0", "mercator 3/4/3"]
 
-    @Test(arguments: [ImageryFixture.world, .worldOneOverview, .mercator])
+    @Test(arguments: [ImageryFixture.world, .worldOneOverview, .mercator, .worldGrey])
     func drawsWhatGDALsWarperDraws(_ fixture: ImageryFixture) async throws {
         let (separable, gdal) = try await warpers(fixture)
         #expect(separable.separable != nil && gdal.separable == nil)

@@ -158,7 +158,7 @@ extension DiskRecord {
         switch outcome {
         case .tile(let tile) where tile.staleAge == nil:
             guard let body = try? tile.storedBytes() else { return nil }
-            self.init(kind: .tile, body: body, storedAt: storedAt, lastModified: tile.lastModified)
+            self.init(kind: .tile, body: body, storedAt: storedAt, lastModified: tile.lastModified, bodyHash: tile.contentHash)
         case .noTile:
             self.init(kind: .noTile, storedAt: storedAt)
         default:

@@ -22,6 +22,8 @@ public struct ServedTile: Sendable {
         let identityBody: [UInt8]?
         let upstreamCaching: UpstreamCaching?
         let isGzip: Bool
+        /// XXH64 of the bytes as stored; `etag` is made of it.
+        let contentHash: UInt64
         let etag: String
         let lastModified: Int?
         let lastModifiedText: String?
@@ -30,14 +32,15 @@ public struct ServedTile: Sendable {
 
         init(
             held: [UInt8], kept: ArenaBody?, identityBody: [UInt8]?, upstreamCaching: UpstreamCaching?, isGzip: Bool,
-            etag: String, lastModified: Int?, lastModifiedText: String?
+            contentHash: UInt64, lastModified: Int?, lastModifiedText: String?
         ) {
             self.held = held
             self.kept = kept
             self.identityBody = identityBody
             self.upstreamCaching = upstreamCaching
             self.isGzip = isGzip
-            self.etag = etag
+            self.contentHash = contentHash
+            etag = ContentHash.etag(hash: contentHash)
             self.lastModified = lastModified
             self.lastModifiedText = lastModifiedText
         }
@@ -79,6 +82,8 @@ public struct ServedTile: Sendable {
     public var isGzip: Bool { content.isGzip }
     /// Strong ETag (XXH64 of `body`).
     public var etag: String { content.etag }
+    /// XXH64 of the bytes as stored (the hash `etag` is made of).
+    public var contentHash: UInt64 { content.contentHash }
     /// Seconds since 1970, where the source knows it.
     public var lastModified: Int? { content.lastModified }
     /// `lastModified` as an HTTP-date, formatted once (not per request).
@@ -113,14 +118,15 @@ public struct ServedTile: Sendable {
         let isGzip = TileFormat.isGzip(body)
         content = Content(
             held: body, kept: nil, identityBody: isGzip ? try? Gzip.decompress(body) : nil,
-            upstreamCaching: upstreamCaching, isGzip: isGzip, etag: ContentHash.etag(hash: contentHash ?? ContentHash.xxh64(body)),
+            upstreamCaching: upstreamCaching, isGzip: isGzip, contentHash: contentHash ?? ContentHash.xxh64(body),
             lastModified: lastModified, lastModifiedText: lastModified.map { HTTPDate.format(secondsSince1970: $0) })
     }
 
     private init(kept: ArenaBody, from tile: ServedTile) {
         content = Content(
             held: [], kept: kept, identityBody: tile.identityBody, upstreamCaching: tile.upstreamCaching,
-            isGzip: tile.isGzip, etag: tile.etag, lastModified: tile.lastModified, lastModifiedText: tile.lastModifiedText)
+            isGzip: tile.isGzip, contentHash: tile.contentHash, lastModified: tile.lastModified,
+            lastModifiedText: tile.lastModifiedText)
         storedAt = tile.storedAt
         staleAge = tile.staleAge
     }

@@ -13,6 +13,8 @@ enum ImageryFixture: String, CaseIterable, Sendable {
     case worldOneOverview
     /// Western Europe in EPSG:3857, DEFLATE, 600 px wide: its edges cut tiles of zooms 4 to 8.
     case mercator
+    /// Band 1 of `world` alone: one grey band.
+    case worldGrey
     /// `world` with nodata 0.
     case worldNodata
     /// `world` placed at longitudes 0…360°.
@@ -57,6 +59,9 @@ enum ImageryFixture: String, CaseIterable, Sendable {
                 let world = try await self.path(of: .world)
                 try await ExternalTool.run(["gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=JPEG", "-co", "OVERVIEW_COUNT=1",
                                             world, path], package: "gdal-bin")
+            case .worldGrey:
+                let world = try await self.path(of: .world)
+                try await ExternalTool.run(["gdal_translate", "-q", "-b", "1", world, path], package: "gdal-bin")
             case .worldNodata:
                 let world = try await self.path(of: .world)
                 try await ExternalTool.run(["gdal_translate", "-q", "-a_nodata", "0", world, path], package: "gdal-bin")

@@ -72,17 +72,20 @@ enum Fixtures {
 extension TileService {
     /// `handle` for a GET (or another method) of `target` with extra headers.
     func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders()) async throws -> HTTPResponse {
+        await response(to: try Self.request(target, method: method, headers: headers))
+    }
+
+    /// A request for `target` with `headers`, and a Host when they have none.
+    private static func request(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders) throws -> HTTPRequest {
         var all = headers
         if all[.host] == nil { all.add(.host, "localhost:8080") }
-        return await response(to: try HTTPRequest(method: method, target: target, headers: all))
+        return try HTTPRequest(method: method, target: target, headers: all)
     }
 
     /// The answer to a GET as the connection gets it (at once from the loop, or later from the
     /// workers): a body sent from a file stays a file.
     func answerAsSent(_ target: String, headers: HTTPHeaders = [:]) async throws -> HTTPResponse {
-        var all = headers
-        if all[.host] == nil { all.add(.host, "localhost:8080") }
-        let request = try HTTPRequest(method: .get, target: target, headers: all)
+        let request = try Self.request(target, headers: headers)
         return await withCheckedContinuation { continuation in
             if let now = respond(to: request, completion: { continuation.resume(returning: $0) }) {
                 continuation.resume(returning: now)
@@ -93,10 +96,7 @@ extension TileService {
     /// The answer when the event loop gives it without waiting; nil when it went to the workers
     /// (or joined a fill), whose answer is dropped.
     func answerOnLoop(_ target: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse? {
-        var all = headers
-        if all[.host] == nil { all.add(.host, "localhost:8080") }
-        let request = try HTTPRequest(method: .get, target: target, headers: all)
-        return respond(to: request, completion: { _ in })
+        respond(to: try Self.request(target, headers: headers), completion: { _ in })
     }
 }
 
